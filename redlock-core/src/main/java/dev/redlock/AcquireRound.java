@@ -1,0 +1,152 @@
+package dev.redlock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.redisson.api.RScript;
+
+/**
+ * One quorum round for one resource: SET NX PX on every node in parallel (one script per node), validity check,
+ * then (fencing on) token = max(fences of the granting nodes) + 1 written back to a quorum that still holds our
+ * owner value. On any failure every node gets a token-checked release, and so does every grant that arrives later.
+ */
+final class AcquireRound implements QuorumCall.LateGrants {
+    private enum State { PENDING, SUCCEEDED, FAILED }
+
+    private final RedlockContext ctx;
+    private final String resource;
+    private final Duration ttl;
+    private final String owner = RedlockContext.newOwner();
+    private final long start;
+    private QuorumCall votes;
+    private State state = State.PENDING;
+    private HeldLease lease;
+    private String failure;
+    private List<NodeVote> fenceVotes = List.of();
+
+    AcquireRound(RedlockContext ctx, String resource, Duration ttl) {
+        this.ctx = ctx;
+        this.resource = resource;
+        this.ttl = ttl;
+        this.start = ctx.ticker().nanoTime();
+    }
+
+    /** Runs the round; completes with a lease, or with {@code null} after releasing everything (see {@link #failure()}). */
+    CompletableFuture<HeldLease> run() {
+        RedlockConfig cfg = ctx.config();
+        List<Object> keys = List.of(ctx.lockKey(resource), ctx.fencesKey(), ctx.markerKey());
+        String ttlMs = Long.toString(ttl.toMillis());
+        String quarantineMs = Long.toString(cfg.restartQuarantine().toMillis());
+        long quarantine = cfg.restartQuarantine().toMillis();
+        synchronized (this) {
+            votes = QuorumCall.start(ctx, ctx.allNodes(), cfg.quorum(), start,
+                    n -> n.eval(LuaScript.ACQUIRE, RScript.ReturnType.LIST, keys, owner, ttlMs, quarantineMs, resource),
+                    (node, reply, elapsed) -> classify(node, reply, elapsed, quarantine),
+                    this);
+        }
+        return votes.decision().thenCompose(quorum -> {
+            if (!quorum) return fail("no quorum: " + summary(votes.snapshot()));
+            long deadline = start + ttl.toNanos() - cfg.driftNanos(ttl);
+            if (ctx.ticker().nanoTime() >= deadline) return fail("quorum reached only after the validity was used up");
+            if (!cfg.fencing()) return succeed(deadline, -1);
+            return writeFence(deadline);
+        });
+    }
+
+    private CompletableFuture<HeldLease> writeFence(long deadline) {
+        long token = votes.maxGrantedFence() + 1;
+        int[] holders = votes.grantedNodes();
+        List<Object> keys = List.of(ctx.lockKey(resource), ctx.fencesKey());
+        String tokenText = Long.toString(token);
+        QuorumCall write = QuorumCall.start(ctx, holders, ctx.config().quorum(), ctx.ticker().nanoTime(),
+                n -> n.eval(LuaScript.WRITE_FENCE, RScript.ReturnType.LONG, keys, owner, tokenText, resource),
+                (node, reply, elapsed) -> ((Number) reply).longValue() == 1
+                        ? NodeVote.granted(node, token, elapsed)
+                        : NodeVote.refused(node, "lock no longer held when writing the fence", elapsed),
+                QuorumCall.LateGrants.IGNORE);
+        return write.decision().thenCompose(ok -> {
+            fenceVotes = write.snapshot();
+            if (!ok) return fail("fencing token " + token + " could not be written to a quorum: " + summary(fenceVotes));
+            if (ctx.ticker().nanoTime() >= deadline) return fail("validity used up during the fencing phase");
+            return succeed(deadline, token);
+        });
+    }
+
+    private NodeVote classify(int node, Object reply, long elapsed, long quarantineMs) {
+        List<?> r = (List<?>) reply;
+        long status = ((Number) r.get(0)).longValue();
+        long fence = ((Number) r.get(1)).longValue();
+        if (status == 1) return NodeVote.granted(node, fence, elapsed);
+        if (status == 2) {
+            long age = ((Number) r.get(2)).longValue();
+            return NodeVote.refused(node, "quarantined: node memory began " + age + "ms ago, restartQuarantine is "
+                    + quarantineMs + "ms (restarted without persistence? brand-new node? see Redlock.markNodesFresh)", elapsed);
+        }
+        return NodeVote.refused(node, "held by another owner", elapsed);
+    }
+
+    private CompletableFuture<HeldLease> succeed(long deadline, long token) {
+        HeldLease l = new HeldLease(ctx, resource, owner, token, ttl, deadline);
+        synchronized (this) {
+            state = State.SUCCEEDED;
+            lease = l;
+        }
+        return CompletableFuture.completedFuture(l);
+    }
+
+    private CompletableFuture<HeldLease> fail(String reason) {
+        synchronized (this) {
+            state = State.FAILED;
+            failure = reason;
+        }
+        ctx.release(resource, owner, ctx.allNodes());
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /** A grant that arrived after the decision: release it unless it belongs to a lease still held. */
+    @Override
+    public void granted(int node) {
+        HeldLease l;
+        synchronized (this) {
+            if (state == State.PENDING) return; // covered: failure releases all nodes, success's lease owns them
+            l = lease;
+        }
+        if (l == null || !l.isHeld()) ctx.release(resource, owner, new int[] {node});
+    }
+
+    synchronized String failure() {
+        return failure;
+    }
+
+    /** Every node's outcome once all answered or timed out (fence-write refusals replace the grant they followed). */
+    CompletableFuture<List<NodeOutcome>> outcomes() {
+        return votes.settled().thenApply(all -> {
+            List<NodeOutcome> out = new ArrayList<>(all.size());
+            for (NodeVote v : all) {
+                NodeVote shown = v;
+                for (NodeVote f : fenceVotes) {
+                    if (f != null && f.node() == v.node() && !f.isGranted()) {
+                        shown = new NodeVote(f.node(), f.kind(), -1, "fence write: " + f.detail(), f.elapsedNanos());
+                    }
+                }
+                out.add(shown.toOutcome(ctx.node(v.node()).name()));
+            }
+            return out;
+        });
+    }
+
+    static String summary(List<NodeVote> votes) {
+        int g = 0, r = 0, e = 0, t = 0, p = 0;
+        for (NodeVote v : votes) {
+            if (v == null) { p++; continue; }
+            switch (v.kind()) {
+                case GRANTED -> g++;
+                case REFUSED -> r++;
+                case ERROR -> e++;
+                case TIMEOUT -> t++;
+            }
+        }
+        return g + " granted, " + r + " refused, " + e + " error, " + t + " timeout" + (p > 0 ? ", " + p + " pending" : "");
+    }
+}

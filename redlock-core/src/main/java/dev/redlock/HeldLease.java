@@ -1,0 +1,286 @@
+package dev.redlock;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.redisson.api.RScript;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link Lease} implementation. State moves HELD -> RELEASED or HELD -> LOST (-> RELEASED once the caller
+ * releases); a lost lease is never revived. Validity is a deadline on the monotonic clock; an expiry timer on the
+ * shared scheduler marks the lease lost when it passes, and the watchdog (when started) extends it at a third of
+ * the TTL. Extensions are serialized so a slow one can never overwrite the deadline of a later one.
+ */
+final class HeldLease implements Lease {
+    private static final Logger log = LoggerFactory.getLogger(HeldLease.class);
+
+    private enum State { HELD, LOST, RELEASED }
+
+    private final RedlockContext ctx;
+    private final String resource;
+    private final String owner;
+    private final long token;
+    private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+    private final List<Runnable> lostListeners = new CopyOnWriteArrayList<>();
+    private volatile long deadline;
+    private volatile Duration ttl;
+    private volatile String lostReason = "";
+    private volatile ScheduledFuture<?> expiryTimer;
+    private volatile ScheduledFuture<?> watchdogTimer;
+    private volatile boolean watchdog;
+    private CompletableFuture<Boolean> extensions = CompletableFuture.completedFuture(true);
+    private boolean releaseStarted;
+
+    HeldLease(RedlockContext ctx, String resource, String owner, long token, Duration ttl, long deadline) {
+        this.ctx = ctx;
+        this.resource = resource;
+        this.owner = owner;
+        this.token = token;
+        this.ttl = ttl;
+        this.deadline = deadline;
+    }
+
+    @Override
+    public String resource() {
+        return resource;
+    }
+
+    @Override
+    public long fencingToken() {
+        if (token < 0) throw new IllegalStateException("fencing is off in this RedlockConfig; no token was issued");
+        return token;
+    }
+
+    /** The owner value written on the nodes (128 random bits, hex). */
+    String owner() {
+        return owner;
+    }
+
+    long deadlineNanos() {
+        return deadline;
+    }
+
+    @Override
+    public Duration remainingValidity() {
+        if (state.get() != State.HELD) return Duration.ZERO;
+        long left = deadline - ctx.ticker().nanoTime();
+        return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+    }
+
+    @Override
+    public boolean isValid() {
+        return state.get() == State.HELD && deadline - ctx.ticker().nanoTime() > 0;
+    }
+
+    /** Not released and not marked lost (validity may still have run out a moment ago). */
+    boolean isHeld() {
+        return state.get() == State.HELD;
+    }
+
+    boolean isLost() {
+        return state.get() == State.LOST || (state.get() == State.HELD && deadline - ctx.ticker().nanoTime() <= 0);
+    }
+
+    String lostReason() {
+        return lostReason.isEmpty() && isLost() ? "validity ran out" : lostReason;
+    }
+
+    @Override
+    public void checkValid() {
+        State s = state.get();
+        if (s == State.RELEASED) throw new LeaseLostException(resource, "released");
+        if (s == State.LOST) throw new LeaseLostException(resource, lostReason);
+        if (deadline - ctx.ticker().nanoTime() <= 0) {
+            markLost("validity ran out");
+            throw new LeaseLostException(resource, "validity ran out");
+        }
+    }
+
+    @Override
+    public void extend(Duration newTtl) {
+        ctx.checkTtl(newTtl);
+        if (state.get() == State.RELEASED) throw new IllegalStateException("lease on '" + resource + "' was released");
+        checkValid();
+        boolean ok;
+        try {
+            ok = extendAsync(newTtl).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedlockException("interrupted while extending '" + resource + "'", e);
+        } catch (ExecutionException e) {
+            ok = false;
+        }
+        if (!ok) {
+            markLost("extension could not re-hold a quorum before the validity ended");
+            throw new LeaseLostException(resource, lostReason);
+        }
+    }
+
+    /**
+     * One extension round, serialized after any extension in flight. True when a quorum re-set the TTL before the
+     * current validity ended; the new deadline counts from this round's start.
+     */
+    CompletableFuture<Boolean> extendAsync(Duration newTtl) {
+        CompletableFuture<Boolean> next;
+        synchronized (this) {
+            next = extensions.handle((x, e) -> null).thenCompose(x -> extendRound(newTtl));
+            extensions = next;
+        }
+        return next;
+    }
+
+    private CompletableFuture<Boolean> extendRound(Duration newTtl) {
+        if (state.get() != State.HELD) return CompletableFuture.completedFuture(false);
+        long start = ctx.ticker().nanoTime();
+        List<Object> keys = List.of(ctx.lockKey(resource));
+        String ttlMs = Long.toString(newTtl.toMillis());
+        QuorumCall call = QuorumCall.start(ctx, ctx.allNodes(), ctx.config().quorum(), start,
+                n -> n.eval(LuaScript.EXTEND, RScript.ReturnType.LONG, keys, owner, ttlMs),
+                (node, reply, elapsed) -> ((Number) reply).longValue() == 1
+                        ? NodeVote.granted(node, -1, elapsed)
+                        : NodeVote.refused(node, "not held by this owner", elapsed),
+                QuorumCall.LateGrants.IGNORE);
+        return call.decision().thenApply(ok -> {
+            long now = ctx.ticker().nanoTime();
+            if (!ok || now >= deadline || state.get() != State.HELD) {
+                if (!ok) log.debug("extension of '{}' failed: {}", resource, AcquireRound.summary(call.snapshot()));
+                return false;
+            }
+            long newDeadline = start + newTtl.toNanos() - ctx.config().driftNanos(newTtl);
+            if (newDeadline <= now) return false;
+            ttl = newTtl;
+            deadline = newDeadline;
+            startExpiryTimer();
+            return true;
+        });
+    }
+
+    /** Arms (or re-arms) the timer that marks the lease lost when its validity ends. */
+    void startExpiryTimer() {
+        ScheduledFuture<?> old = expiryTimer;
+        if (old != null) old.cancel(false);
+        if (state.get() != State.HELD) return;
+        long delay = Math.max(0, deadline - ctx.ticker().nanoTime());
+        expiryTimer = ctx.scheduler().schedule(this::onExpiryTimer, delay, TimeUnit.NANOSECONDS);
+    }
+
+    private void onExpiryTimer() {
+        if (state.get() != State.HELD) return;
+        if (deadline - ctx.ticker().nanoTime() <= 0) {
+            markLost(watchdog ? "the watchdog could not extend the lease before its validity ended"
+                    : "validity ran out (not extended)");
+        } else {
+            startExpiryTimer();
+        }
+    }
+
+    /** Starts auto-extension every ttl/3; a failed extension is retried until the validity ends. */
+    void startWatchdog() {
+        watchdog = true;
+        scheduleRenewal(ttl.toNanos() / 3);
+    }
+
+    private void scheduleRenewal(long delayNanos) {
+        if (state.get() != State.HELD) return;
+        watchdogTimer = ctx.scheduler().schedule(this::renew, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void renew() {
+        if (state.get() != State.HELD) return;
+        Duration t = ttl;
+        extendAsync(t).whenComplete((ok, e) -> {
+            if (Boolean.TRUE.equals(ok)) {
+                scheduleRenewal(t.toNanos() / 3);
+                return;
+            }
+            long left = deadline - ctx.ticker().nanoTime();
+            if (left <= 0) {
+                markLost("the watchdog could not extend the lease before its validity ended");
+            } else {
+                long retry = Math.max(TimeUnit.MILLISECONDS.toNanos(5), Math.min(t.toNanos() / 10, left / 2));
+                scheduleRenewal(retry);
+            }
+        });
+    }
+
+    /** Marks the lease lost once, runs the listeners, and removes our keys wherever they remain. */
+    void markLost(String reason) {
+        if (!state.compareAndSet(State.HELD, State.LOST)) return;
+        lostReason = reason;
+        cancelTimers();
+        log.debug("lease on '{}' lost: {}", resource, reason);
+        for (Runnable l : lostListeners) runListener(l);
+        ctx.release(resource, owner, ctx.allNodes());
+    }
+
+    @Override
+    public void onLost(Runnable listener) {
+        java.util.Objects.requireNonNull(listener, "listener");
+        lostListeners.add(listener);
+        if (state.get() == State.LOST && lostListeners.remove(listener)) runListener(listener);
+    }
+
+    private void runListener(Runnable l) {
+        try {
+            ctx.events().execute(() -> {
+                try {
+                    l.run();
+                } catch (RuntimeException e) {
+                    log.warn("onLost listener of lease '{}' threw", resource, e);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            log.warn("onLost listener of lease '{}' not run: Redlock closed", resource);
+        }
+    }
+
+    @Override
+    public void release() {
+        CompletableFuture<List<NodeVote>> done = releaseAsync();
+        try {
+            done.get(ctx.config().nodeTimeout().toMillis() * 2 + 1000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            log.debug("release of '{}' did not complete on every node", resource, e);
+        }
+    }
+
+    /** Starts the token-checked release on every node once; later calls return a completed future. */
+    CompletableFuture<List<NodeVote>> releaseAsync() {
+        synchronized (this) {
+            if (releaseStarted) return CompletableFuture.completedFuture(List.of());
+            releaseStarted = true;
+        }
+        state.set(State.RELEASED);
+        cancelTimers();
+        ctx.live().remove(this);
+        return ctx.release(resource, owner, ctx.allNodes());
+    }
+
+    @Override
+    public void close() {
+        release();
+    }
+
+    private void cancelTimers() {
+        ScheduledFuture<?> e = expiryTimer;
+        if (e != null) e.cancel(false);
+        ScheduledFuture<?> w = watchdogTimer;
+        if (w != null) w.cancel(false);
+    }
+
+    @Override
+    public String toString() {
+        return "Lease[" + resource + ", token=" + (token < 0 ? "none" : token) + ", " + state.get()
+                + ", validity=" + remainingValidity().toMillis() + "ms]";
+    }
+}

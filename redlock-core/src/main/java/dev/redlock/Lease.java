@@ -1,0 +1,75 @@
+package dev.redlock;
+
+import java.time.Duration;
+
+/**
+ * A held Redlock lock on one resource, valid until {@link #remainingValidity()} reaches zero.
+ *
+ * <p><b>What it guarantees.</b> While {@link #isValid()} is true (by this process's monotonic clock, with the
+ * configured drift already subtracted), no other client can have been granted the same resource by a quorum,
+ * provided node clocks advance at about the rate this process assumes and nodes keep their memory (or the
+ * restart quarantine is on). {@link #fencingToken()} is strictly greater than the token of every earlier holder
+ * of the resource that was returned a lease.
+ *
+ * <p><b>What it does not guarantee.</b> No timeout-based lock is safe on its own: this process can pause (GC,
+ * swap, a stopped VM) after {@code isValid()} returned true and act after the lease expired. Checking validity
+ * narrows the window, it does not close it. Pass the fencing token to the protected resource and have it reject
+ * tokens that are not greater than the highest it has seen (see {@code dev.redlock.fencing}).
+ *
+ * <p>Thread-safe. {@link #close()} and {@link #release()} are the same, idempotent, and token-checked on every node:
+ * a release can never delete another holder's key.
+ */
+public interface Lease extends AutoCloseable {
+
+    /** The resource name this lease holds. */
+    String resource();
+
+    /**
+     * The fencing token of this lease: strictly increasing across successive holders of the resource, even
+     * when their quorums differ.
+     *
+     * @throws IllegalStateException when fencing is off in the {@link RedlockConfig}
+     */
+    long fencingToken();
+
+    /** Time left before this lease must be considered expired; {@link Duration#ZERO} once lost or released. */
+    Duration remainingValidity();
+
+    /** True while the lease is held: not released, not lost, validity left. */
+    boolean isValid();
+
+    /**
+     * Throws if the lease is no longer valid; call before each side effect that needs the lock.
+     *
+     * @throws LeaseLostException when validity ran out, an extension failed, or the lease was released
+     */
+    void checkValid();
+
+    /**
+     * Re-sets the TTL on every node that still holds this lease and recomputes validity from the start of this
+     * call. Succeeds only when a quorum confirms before the current validity ends.
+     *
+     * @param ttl the new time-to-live, counted from this call
+     * @throws LeaseLostException when a quorum could not be re-held in time; the lease is then lost
+     * @throws IllegalArgumentException when {@code ttl} is out of range (see {@link Redlock#acquire})
+     */
+    void extend(Duration ttl);
+
+    /**
+     * Releases the lease on every node (token-checked), waiting at most about {@code nodeTimeout} for answers.
+     * Idempotent. A node that did not answer keeps the key until its TTL ends; that delays the next holder and
+     * never lets two hold at once.
+     */
+    void release();
+
+    /** Same as {@link #release()}. */
+    @Override
+    void close();
+
+    /**
+     * Registers a listener that runs once, on an internal thread, when the lease is lost (validity ran out or an
+     * extension failed). It does not run on a normal release. Registered after the loss, it runs at once.
+     * Listeners must not block for long; exceptions they throw are logged.
+     */
+    void onLost(Runnable listener);
+}

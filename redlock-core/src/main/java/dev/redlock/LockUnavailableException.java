@@ -1,0 +1,47 @@
+package dev.redlock;
+
+import java.util.List;
+
+/**
+ * Thrown when a lock could not be acquired: no quorum of nodes granted it (held elsewhere, nodes down, slow or
+ * answering errors), or the quorum came back too late to leave any validity.
+ *
+ * <p>{@link #outcomes()} lists every node's answer in the <em>last</em> round. Before this exception is thrown,
+ * every node that granted was sent a token-checked release; a node whose grant never came back (a timeout) may
+ * still hold the key until its TTL ends, which can delay the next acquirer but never lets two hold at once.
+ */
+public class LockUnavailableException extends RedlockException {
+    private static final long serialVersionUID = 1L;
+
+    private final String resource;
+    private final int attempts;
+    private final transient List<NodeOutcome> outcomes;
+
+    public LockUnavailableException(String resource, int attempts, String reason, List<NodeOutcome> outcomes) {
+        super("lock '" + resource + "' unavailable after " + attempts + " attempt" + (attempts == 1 ? "" : "s")
+                + ": " + reason + "; last round " + outcomes);
+        this.resource = resource;
+        this.attempts = attempts;
+        this.outcomes = List.copyOf(outcomes);
+    }
+
+    /** The resource name that was asked for. */
+    public String resource() {
+        return resource;
+    }
+
+    /** How many quorum rounds were tried. */
+    public int attempts() {
+        return attempts;
+    }
+
+    /** Every node's answer in the last round, in the configured node order. */
+    public List<NodeOutcome> outcomes() {
+        return outcomes;
+    }
+
+    /** How many nodes of the last round had the given outcome. */
+    public long count(NodeOutcome.Kind kind) {
+        return outcomes.stream().filter(o -> o.kind() == kind).count();
+    }
+}

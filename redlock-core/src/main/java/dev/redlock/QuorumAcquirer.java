@@ -1,0 +1,51 @@
+package dev.redlock;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs {@link AcquireRound}s for one acquisition until one succeeds or the rounds run out, sleeping
+ * {@code retryDelay ± retryJitter} between them on the shared scheduler (no thread blocks). If the caller cancels
+ * the returned future, a lease that arrives anyway is released.
+ */
+final class QuorumAcquirer {
+    private final RedlockContext ctx;
+
+    QuorumAcquirer(RedlockContext ctx) {
+        this.ctx = ctx;
+    }
+
+    CompletableFuture<HeldLease> acquire(String resource, Duration ttl, int maxRounds) {
+        CompletableFuture<HeldLease> result = new CompletableFuture<>();
+        round(resource, ttl, 1, maxRounds, result);
+        return result;
+    }
+
+    private void round(String resource, Duration ttl, int n, int maxRounds, CompletableFuture<HeldLease> result) {
+        if (result.isDone()) return;
+        AcquireRound round = new AcquireRound(ctx, resource, ttl);
+        CompletableFuture<HeldLease> attempt;
+        try {
+            attempt = round.run();
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+            return;
+        }
+        attempt.whenComplete((lease, error) -> {
+            if (error != null) {
+                result.completeExceptionally(error);
+            } else if (lease != null) {
+                ctx.live().add(lease);
+                lease.startExpiryTimer();
+                if (!result.complete(lease)) lease.release();   // cancelled meanwhile
+            } else if (n < maxRounds && !result.isDone()) {
+                ctx.scheduler().schedule(() -> round(resource, ttl, n + 1, maxRounds, result),
+                        ctx.retryDelayNanos(), TimeUnit.NANOSECONDS);
+            } else {
+                round.outcomes().whenComplete((outcomes, e2) -> result.completeExceptionally(
+                        new LockUnavailableException(resource, n, round.failure(), outcomes)));
+            }
+        });
+    }
+}

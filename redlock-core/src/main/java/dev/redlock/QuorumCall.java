@@ -1,0 +1,183 @@
+package dev.redlock;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * One request sent to a set of nodes at once, each answer classified into a {@link NodeVote}. The call is
+ * {@linkplain #decision() decided} as soon as {@code quorum} nodes granted (true) or so many did not that a quorum
+ * is impossible (false): a stalled node never holds back a decided call. {@link #settled()} completes when every
+ * node answered or timed out. A grant that arrives after the decision (including one that arrives after its own
+ * timeout) is handed to {@link LateGrants}, so the caller can release it.
+ */
+final class QuorumCall {
+
+    /** Told about grants that the decision did not count. Called on an I/O thread; must not block. */
+    @FunctionalInterface
+    interface LateGrants {
+        void granted(int node);
+
+        LateGrants IGNORE = node -> { };
+    }
+
+    /** Turns a node's raw script reply into a vote. */
+    @FunctionalInterface
+    interface Classifier {
+        NodeVote classify(int node, Object reply, long elapsedNanos);
+    }
+
+    private final RedlockContext ctx;
+    private final int[] targets;
+    private final int quorum;
+    private final long startNanos;
+    private final LateGrants lateGrants;
+    private final NodeVote[] votes;
+    private final ScheduledFuture<?>[] timers;
+    private final CompletableFuture<Boolean> decision = new CompletableFuture<>();
+    private final CompletableFuture<List<NodeVote>> settled = new CompletableFuture<>();
+    private int granted;
+    private int notGranted;
+    private int answered;
+    private boolean decided;
+
+    private QuorumCall(RedlockContext ctx, int[] targets, int quorum, long startNanos, LateGrants lateGrants) {
+        this.ctx = ctx;
+        this.targets = targets;
+        this.quorum = quorum;
+        this.startNanos = startNanos;
+        this.lateGrants = lateGrants;
+        this.votes = new NodeVote[targets.length];
+        this.timers = new ScheduledFuture<?>[targets.length];
+    }
+
+    /**
+     * Sends {@code send} to every target node now.
+     *
+     * @param quorum grants needed for a true decision; {@code targets.length} when every answer matters
+     */
+    static QuorumCall start(RedlockContext ctx, int[] targets, int quorum, long startNanos,
+                            Function<NodeClient, CompletableFuture<Object>> send, Classifier classifier,
+                            LateGrants lateGrants) {
+        QuorumCall call = new QuorumCall(ctx, targets, quorum, startNanos, lateGrants);
+        if (targets.length < quorum) {
+            call.decided = true;
+            call.decision.complete(false);
+        }
+        if (targets.length == 0) {
+            call.settled.complete(List.of());
+            return call;
+        }
+        long timeoutNanos = ctx.config().nodeTimeout().toNanos();
+        for (int slot = 0; slot < targets.length; slot++) {
+            final int s = slot;
+            final int node = targets[slot];
+            synchronized (call) {
+                call.timers[s] = ctx.scheduler().schedule(
+                        () -> call.vote(s, NodeVote.timeout(node, ctx.ticker().nanoTime() - startNanos)),
+                        timeoutNanos, TimeUnit.NANOSECONDS);
+            }
+            CompletableFuture<Object> raw;
+            try {
+                raw = send.apply(ctx.node(node));
+            } catch (RuntimeException e) {
+                raw = CompletableFuture.failedFuture(e);
+            }
+            raw.whenComplete((reply, error) -> {
+                long elapsed = ctx.ticker().nanoTime() - startNanos;
+                NodeVote v;
+                if (error != null) {
+                    v = isTimeout(error) ? NodeVote.timeout(node, elapsed)
+                            : NodeVote.error(node, NodeClient.describe(error), elapsed);
+                } else {
+                    try {
+                        v = classifier.classify(node, reply, elapsed);
+                    } catch (RuntimeException e) {
+                        v = NodeVote.error(node, "unexpected reply " + reply + ": " + e.getMessage(), elapsed);
+                    }
+                }
+                call.vote(s, v);
+            });
+        }
+        return call;
+    }
+
+    private void vote(int slot, NodeVote v) {
+        boolean completeDecision = false;
+        boolean decisionValue = false;
+        boolean late = false;
+        boolean allIn = false;
+        synchronized (this) {
+            if (votes[slot] != null) {
+                // already counted (it timed out); a grant arriving now is a late grant
+                late = v.isGranted() && !votes[slot].isGranted();
+            } else {
+                votes[slot] = v;
+                if (timers[slot] != null) timers[slot].cancel(false);
+                answered++;
+                allIn = answered == targets.length;
+                if (decided) {
+                    late = v.isGranted();
+                } else {
+                    if (v.isGranted()) granted++;
+                    else notGranted++;
+                    if (granted >= quorum) {
+                        decided = true;
+                        completeDecision = true;
+                        decisionValue = true;
+                    } else if (notGranted > targets.length - quorum) {
+                        decided = true;
+                        completeDecision = true;
+                    }
+                }
+            }
+        }
+        if (completeDecision) decision.complete(decisionValue);
+        if (late) lateGrants.granted(v.node());
+        if (allIn) settled.complete(snapshot());
+    }
+
+    /** True once a quorum granted; false once a quorum became impossible. */
+    CompletableFuture<Boolean> decision() {
+        return decision;
+    }
+
+    /** Every node's vote, once all answered or timed out. */
+    CompletableFuture<List<NodeVote>> settled() {
+        return settled;
+    }
+
+    /** The votes counted so far, in target order; {@code null} entries have not answered yet. */
+    synchronized List<NodeVote> snapshot() {
+        return new ArrayList<>(Arrays.asList(votes));
+    }
+
+    /** Node indices that granted so far (on time). */
+    synchronized int[] grantedNodes() {
+        return Arrays.stream(votes).filter(v -> v != null && v.isGranted()).mapToInt(NodeVote::node).toArray();
+    }
+
+    /** Highest fence among the grants counted so far. */
+    synchronized long maxGrantedFence() {
+        long max = 0;
+        for (NodeVote v : votes) if (v != null && v.isGranted()) max = Math.max(max, v.fence());
+        return max;
+    }
+
+    long startNanos() {
+        return startNanos;
+    }
+
+    private static boolean isTimeout(Throwable e) {
+        for (Throwable t = NodeClient.unwrap(e); t != null; t = t.getCause()) {
+            if (t instanceof java.util.concurrent.TimeoutException || t.getClass().getSimpleName().contains("Timeout")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

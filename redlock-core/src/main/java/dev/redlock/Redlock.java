@@ -1,0 +1,301 @@
+package dev.redlock;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Distributed locks over N independent Redis masters (the Redlock algorithm), with fencing tokens.
+ *
+ * <p><b>How it acquires.</b> One round sends one Lua script ({@code SET key owner NX PX ttl}, plus the node's fence
+ * value) to every node at once and decides as soon as {@code quorum} nodes granted or a quorum became impossible.
+ * Validity is {@code ttl - elapsed - (ttl*driftFactor + fixedDrift)} on {@link System#nanoTime()}; a round that
+ * leaves none fails. With fencing on, the token is {@code max(fence of the granting nodes) + 1}, written back to a
+ * quorum before the lease is returned. A failed round releases every node and is retried after
+ * {@code retryDelay ± retryJitter}, up to {@code retryCount} times.
+ *
+ * <p><b>What it guarantees.</b> While a {@link Lease} is valid, no other lease on the same resource is valid, as long
+ * as node clocks do not run faster than the drift allowance and nodes that lose their memory stay out for the
+ * restart quarantine. Fencing tokens of successive holders strictly increase.
+ *
+ * <p><b>What it does not guarantee.</b> No timeout-based lock is safe on its own: a process pause after a validity
+ * check lets two clients act at once. Protect data with the fencing token. After a timed-out round, a key may
+ * persist on a node that answered too late until its TTL ends (it delays the next holder, it is never a second
+ * holder). Redis Cluster, Sentinel-managed masters and multi-resource locks are not supported.
+ *
+ * <p>Thread-safe; create one per process and share it. Futures of {@link #acquireAsync} complete on internal I/O
+ * threads: do not block in their callbacks.
+ *
+ * <p>Example: {@code dev.redlock.examples.ContendingClientsDemo} in {@code redlock-examples}.
+ */
+public final class Redlock implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Redlock.class);
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    private final RedlockContext ctx;
+    private final QuorumAcquirer acquirer;
+    private final EventLoopGroup ownedGroup;
+    private final ExecutorService ownedExecutor;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private Redlock(RedlockContext ctx, EventLoopGroup ownedGroup, ExecutorService ownedExecutor) {
+        this.ctx = ctx;
+        this.acquirer = new QuorumAcquirer(ctx);
+        this.ownedGroup = ownedGroup;
+        this.ownedExecutor = ownedExecutor;
+    }
+
+    /**
+     * Creates one Redisson client per node, all sharing one Netty event loop group, lazily connected: succeeds even
+     * while nodes are unreachable (they count as failed votes and are reconnected on use).
+     */
+    public static Redlock create(RedlockConfig config) {
+        return create(config, Ticker.SYSTEM);
+    }
+
+    static Redlock create(RedlockConfig config, Ticker ticker) {
+        Objects.requireNonNull(config, "config");
+        int id = INSTANCES.incrementAndGet();
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(Math.min(2, Runtime.getRuntime().availableProcessors()),
+                daemon("redlock-" + id + "-io"), NioIoHandler.newFactory());
+        ExecutorService executor = Executors.newFixedThreadPool(2, daemon("redlock-" + id + "-redisson"));
+        List<NodeClient> nodes = new ArrayList<>();
+        try {
+            List<NodeAddress> addrs = config.nodeAddresses();
+            for (int i = 0; i < addrs.size(); i++) {
+                nodes.add(NodeClient.create(i, addrs.get(i), config, group, executor));
+            }
+        } catch (RuntimeException e) {
+            nodes.forEach(NodeClient::shutdown);
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            executor.shutdownNow();
+            throw new RedlockException("could not create the Redis clients", e);
+        }
+        Redlock r = new Redlock(newContext(config, nodes, ticker, id), group, executor);
+        nodes.forEach(NodeClient::preloadScripts);
+        return r;
+    }
+
+    /**
+     * Uses clients the caller manages, one per node, in the order of {@code config.nodes()}. They are not shut down
+     * by {@link #close()}. Give them {@code retryAttempts=0} and a timeout near {@code nodeTimeout}; this library
+     * enforces {@code nodeTimeout} on its own either way.
+     *
+     * @throws IllegalArgumentException when the number of clients differs from the number of nodes
+     */
+    public static Redlock create(RedlockConfig config, List<RedissonClient> clients) {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(clients, "clients");
+        if (clients.size() != config.nodeAddresses().size()) {
+            throw new IllegalArgumentException("clients must have one client per node (N=" + config.nodeAddresses().size()
+                    + "), got " + clients.size());
+        }
+        List<NodeClient> nodes = new ArrayList<>();
+        for (int i = 0; i < clients.size(); i++) {
+            nodes.add(NodeClient.wrap(i, config.nodeAddresses().get(i).redacted(),
+                    Objects.requireNonNull(clients.get(i), "clients[" + i + "]")));
+        }
+        return new Redlock(newContext(config, nodes, Ticker.SYSTEM, INSTANCES.incrementAndGet()), null, null);
+    }
+
+    private static RedlockContext newContext(RedlockConfig config, List<NodeClient> nodes, Ticker ticker, int id) {
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, daemon("redlock-" + id + "-scheduler"));
+        scheduler.setRemoveOnCancelPolicy(true);
+        ExecutorService events = Executors.newSingleThreadExecutor(daemon("redlock-" + id + "-events"));
+        return new RedlockContext(config, nodes, scheduler, events, ticker);
+    }
+
+    /** The configuration this instance runs with. */
+    public RedlockConfig config() {
+        return ctx.config();
+    }
+
+    /**
+     * Acquires the lock, retrying up to {@code retryCount} times.
+     *
+     * @param resource name of the thing to lock (1..1024 characters, not starting with {@code __})
+     * @param ttl      how long the lock lives on the nodes; must exceed the drift allowance and, with the amnesia
+     *                 guard on, not exceed {@code restartQuarantine}
+     * @throws LockUnavailableException when no round reached a quorum with validity left; carries every node's
+     *                                  outcome of the last round
+     * @throws IllegalArgumentException on a bad resource name or TTL
+     * @throws IllegalStateException    after {@link #close()}
+     */
+    public Lease acquire(String resource, Duration ttl) {
+        return await(acquireAsync(resource, ttl), resource);
+    }
+
+    /**
+     * One round, no retries: the lease, or empty when the lock is held elsewhere or no quorum answered in time.
+     *
+     * @throws IllegalArgumentException on a bad resource name or TTL
+     */
+    public Optional<Lease> tryAcquire(String resource, Duration ttl) {
+        try {
+            return Optional.of(await(start(resource, ttl, 1), resource));
+        } catch (LockUnavailableException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Asynchronous {@link #acquire}: completes with the lease or with a {@link LockUnavailableException}. Cancelling
+     * the future abandons the attempt; a lease granted anyway is released.
+     */
+    public CompletableFuture<Lease> acquireAsync(String resource, Duration ttl) {
+        return start(resource, ttl, ctx.config().retryCount() + 1).thenApply(l -> (Lease) l);
+    }
+
+    private CompletableFuture<HeldLease> start(String resource, Duration ttl, int rounds) {
+        RedlockContext.checkResource(resource);
+        ctx.checkTtl(ttl);
+        if (closed.get()) throw new IllegalStateException("Redlock is closed");
+        return acquirer.acquire(resource, ttl, rounds);
+    }
+
+    /**
+     * Acquires the lock, runs {@code task} while a watchdog extends the lease every ttl/3, and releases the lock
+     * however the task ends.
+     *
+     * <p>If the lease is lost while the task runs (an extension could not reach a quorum before the validity ended),
+     * {@link Lease#checkValid()} throws from then on, {@link Lease#onLost} listeners run, and when the task returns
+     * normally {@code withLock} throws {@link LeaseLostException} instead of returning its result. The task thread is
+     * not interrupted: check validity before each side effect and fence your writes.
+     *
+     * @throws LockUnavailableException when the lock could not be acquired (the task did not run)
+     * @throws LeaseLostException       when the lease was lost before the task returned
+     * @throws E                        whatever the task threw
+     */
+    public <T, E extends Exception> T withLock(String resource, Duration ttl, LockedTask<T, E> task) throws E {
+        Objects.requireNonNull(task, "task");
+        HeldLease lease = (HeldLease) acquire(resource, ttl);
+        lease.startWatchdog();
+        T result;
+        boolean lost;
+        String reason;
+        try {
+            result = task.run(lease);
+        } catch (Exception e) {
+            if (lease.isLost()) e.addSuppressed(new LeaseLostException(resource, lease.lostReason()));
+            throw e;
+        } finally {
+            lost = lease.isLost();
+            reason = lease.lostReason();
+            lease.release();
+        }
+        if (lost) throw new LeaseLostException(resource, reason + " while the task ran");
+        return result;
+    }
+
+    /**
+     * Marks every node whose memory marker is missing as brand-new ("never granted a lock"), so the amnesia guard
+     * does not quarantine a fresh deployment. Call it once when the nodes are first deployed, never after a node
+     * restart: on a node that lost its memory it would switch the guard off for that node. Equivalent by hand:
+     * {@code SET <keyPrefix>__node 0 NX} on each node.
+     *
+     * @return how many nodes were newly marked (nodes that already had a marker are left alone)
+     * @throws RedlockException when a node could not be reached; nodes that were reached stay marked
+     */
+    public int markNodesFresh() {
+        int marked = 0;
+        List<String> failures = new ArrayList<>();
+        List<Object> keys = List.of(ctx.markerKey());
+        for (NodeClient n : ctx.nodes()) {
+            try {
+                Object r = n.<Object>eval(LuaScript.MARK_FRESH, RScript.ReturnType.LONG, keys)
+                        .get(ctx.config().nodeTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+                if (((Number) r).longValue() == 1) marked++;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RedlockException("interrupted while marking nodes fresh", e);
+            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                failures.add(n.name() + ": " + NodeClient.describe(e));
+            }
+        }
+        if (!failures.isEmpty()) throw new RedlockException("could not mark every node fresh: " + failures);
+        return marked;
+    }
+
+    /**
+     * Releases every lease still held by this instance (token-checked), then shuts down the clients it created,
+     * its scheduler and its event loop. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) return;
+        List<CompletableFuture<?>> releases = new ArrayList<>();
+        for (HeldLease l : List.copyOf(ctx.live())) releases.add(l.releaseAsync());
+        try {
+            CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
+                    .get(ctx.config().nodeTimeout().toMillis() * 2 + 1000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.debug("not every lease was released on close", e);
+        }
+        ctx.scheduler().shutdownNow();
+        ctx.events().shutdown();
+        ctx.nodes().forEach(NodeClient::shutdown);
+        if (ownedGroup != null) ownedGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        if (ownedExecutor != null) ownedExecutor.shutdownNow();
+    }
+
+    RedlockContext context() {
+        return ctx;
+    }
+
+    private <T> T await(CompletableFuture<T> f, String resource) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            f.cancel(false);
+            Thread.currentThread().interrupt();
+            throw new RedlockException("interrupted while acquiring '" + resource + "'", e);
+        } catch (ExecutionException e) {
+            throw rethrow(e.getCause());
+        } catch (CancellationException e) {
+            throw new RedlockException("acquisition of '" + resource + "' was cancelled", e);
+        }
+    }
+
+    private static RuntimeException rethrow(Throwable t) {
+        while (t instanceof CompletionException && t.getCause() != null) t = t.getCause();
+        if (t instanceof RuntimeException r) return r;
+        if (t instanceof Error err) throw err;
+        return new RedlockException(t.getMessage(), t);
+    }
+
+    private static ThreadFactory daemon(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "Redlock" + ctx.config();
+    }
+}

@@ -1,0 +1,386 @@
+package dev.redlock;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * Immutable settings of a {@link Redlock}: which independent Redis masters, how many must agree, how much clock
+ * drift to allow, how long to wait per node, how to retry, and whether to issue fencing tokens.
+ *
+ * <p>Built by {@link #builder()}, or read from {@link Properties} / a {@code .properties} file with
+ * {@link #fromProperties(Properties)} and {@link #load(Path)} (keys below). {@link Builder#build()} validates every
+ * field, including rules that cross fields, and throws {@link IllegalArgumentException} naming the field, the value
+ * and the allowed range. Nothing is silently clamped. {@link #toString()} never shows a password.
+ *
+ * <table>
+ *   <caption>Options (property key: {@code redlock.<name>})</caption>
+ *   <tr><th>name</th><th>default</th><th>allowed</th></tr>
+ *   <tr><td>nodes</td><td>(required)</td><td>1..64 distinct {@code redis://} / {@code rediss://} URIs, comma-separated in properties</td></tr>
+ *   <tr><td>quorum</td><td>N/2+1</td><td>N/2 &lt; quorum &lt;= N</td></tr>
+ *   <tr><td>driftFactor</td><td>0.01</td><td>[0, 0.5)</td></tr>
+ *   <tr><td>fixedDrift</td><td>2ms</td><td>[0, 60s]</td></tr>
+ *   <tr><td>nodeTimeout</td><td>100ms</td><td>(0, 60s]</td></tr>
+ *   <tr><td>retryCount</td><td>3</td><td>[0, 10000] retries after the first round</td></tr>
+ *   <tr><td>retryDelay</td><td>200ms</td><td>[0, 60s]</td></tr>
+ *   <tr><td>retryJitter</td><td>100ms</td><td>[0, 60s]; each wait is uniform in delay &plusmn; jitter, never negative</td></tr>
+ *   <tr><td>keyPrefix</td><td>{@code redlock:}</td><td>1..256 characters, no whitespace</td></tr>
+ *   <tr><td>fencing</td><td>true</td><td>true / false</td></tr>
+ *   <tr><td>restartQuarantine</td><td>30s</td><td>[0, 24h]; 0 turns the amnesia guard off; lease TTLs may not exceed it</td></tr>
+ * </table>
+ * Durations in properties: {@code 250ms}, {@code 2s}, {@code 1m}, {@code 1h}, ISO-8601 ({@code PT2S}) or a plain
+ * number of milliseconds.
+ */
+public final class RedlockConfig {
+    static final String PROPERTY_PREFIX = "redlock.";
+    private static final Duration MAX_SMALL = Duration.ofSeconds(60);
+    private static final Duration MAX_QUARANTINE = Duration.ofHours(24);
+
+    private final List<NodeAddress> nodes;
+    private final int quorum;
+    private final double driftFactor;
+    private final Duration fixedDrift;
+    private final Duration nodeTimeout;
+    private final int retryCount;
+    private final Duration retryDelay;
+    private final Duration retryJitter;
+    private final String keyPrefix;
+    private final boolean fencing;
+    private final Duration restartQuarantine;
+
+    private RedlockConfig(Builder b, List<NodeAddress> nodes, int quorum) {
+        this.nodes = List.copyOf(nodes);
+        this.quorum = quorum;
+        this.driftFactor = b.driftFactor;
+        this.fixedDrift = b.fixedDrift;
+        this.nodeTimeout = b.nodeTimeout;
+        this.retryCount = b.retryCount;
+        this.retryDelay = b.retryDelay;
+        this.retryJitter = b.retryJitter;
+        this.keyPrefix = b.keyPrefix;
+        this.fencing = b.fencing;
+        this.restartQuarantine = b.restartQuarantine;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder preset with this config's values (passwords included, so the copy connects). */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.nodes = null;
+        b.parsedNodes = nodes;
+        b.quorum = quorum;
+        b.driftFactor = driftFactor;
+        b.fixedDrift = fixedDrift;
+        b.nodeTimeout = nodeTimeout;
+        b.retryCount = retryCount;
+        b.retryDelay = retryDelay;
+        b.retryJitter = retryJitter;
+        b.keyPrefix = keyPrefix;
+        b.fencing = fencing;
+        b.restartQuarantine = restartQuarantine;
+        return b;
+    }
+
+    /**
+     * Reads {@code redlock.*} keys (see the class doc). Unknown {@code redlock.*} keys are rejected, so a typo
+     * cannot silently fall back to a default.
+     *
+     * @throws IllegalArgumentException naming the key, on a missing, unknown or malformed value
+     */
+    public static RedlockConfig fromProperties(Properties props) {
+        Objects.requireNonNull(props, "props");
+        Builder b = builder();
+        for (String key : props.stringPropertyNames()) {
+            if (!key.startsWith(PROPERTY_PREFIX)) continue;
+            String name = key.substring(PROPERTY_PREFIX.length());
+            String value = props.getProperty(key).trim();
+            switch (name) {
+                case "nodes" -> b.nodes(Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList());
+                case "quorum" -> b.quorum(parseInt(key, value));
+                case "driftFactor" -> b.driftFactor(parseDouble(key, value));
+                case "fixedDrift" -> b.fixedDrift(parseDuration(key, value));
+                case "nodeTimeout" -> b.nodeTimeout(parseDuration(key, value));
+                case "retryCount" -> b.retryCount(parseInt(key, value));
+                case "retryDelay" -> b.retryDelay(parseDuration(key, value));
+                case "retryJitter" -> b.retryJitter(parseDuration(key, value));
+                case "keyPrefix" -> b.keyPrefix(value);
+                case "fencing" -> b.fencing(parseBoolean(key, value));
+                case "restartQuarantine" -> b.restartQuarantine(parseDuration(key, value));
+                default -> throw new IllegalArgumentException("unknown property " + key + "; known: redlock.{nodes, quorum, "
+                        + "driftFactor, fixedDrift, nodeTimeout, retryCount, retryDelay, retryJitter, keyPrefix, fencing, "
+                        + "restartQuarantine}");
+            }
+        }
+        if (!props.containsKey(PROPERTY_PREFIX + "nodes")) {
+            throw new IllegalArgumentException("property redlock.nodes is required (comma-separated redis:// URIs)");
+        }
+        return b.build();
+    }
+
+    /** Loads a {@code .properties} file (UTF-8) and calls {@link #fromProperties(Properties)}. */
+    public static RedlockConfig load(Path file) {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read redlock config " + file, e);
+        }
+        return fromProperties(p);
+    }
+
+    /** The node addresses, passwords replaced by {@code ***}. */
+    public List<String> nodes() {
+        return nodes.stream().map(NodeAddress::redacted).toList();
+    }
+
+    List<NodeAddress> nodeAddresses() {
+        return nodes;
+    }
+
+    public int quorum() { return quorum; }
+
+    public double driftFactor() { return driftFactor; }
+
+    public Duration fixedDrift() { return fixedDrift; }
+
+    public Duration nodeTimeout() { return nodeTimeout; }
+
+    public int retryCount() { return retryCount; }
+
+    public Duration retryDelay() { return retryDelay; }
+
+    public Duration retryJitter() { return retryJitter; }
+
+    public String keyPrefix() { return keyPrefix; }
+
+    public boolean fencing() { return fencing; }
+
+    public Duration restartQuarantine() { return restartQuarantine; }
+
+    /** The drift allowance subtracted from a lease of this TTL: {@code ttl * driftFactor + fixedDrift}, in nanos. */
+    long driftNanos(Duration ttl) {
+        return (long) (ttl.toNanos() * driftFactor) + fixedDrift.toNanos();
+    }
+
+    @Override
+    public String toString() {
+        return "RedlockConfig{nodes=" + nodes() + ", quorum=" + quorum + ", driftFactor=" + driftFactor
+                + ", fixedDrift=" + fixedDrift.toMillis() + "ms, nodeTimeout=" + nodeTimeout.toMillis()
+                + "ms, retryCount=" + retryCount + ", retryDelay=" + retryDelay.toMillis() + "ms, retryJitter="
+                + retryJitter.toMillis() + "ms, keyPrefix='" + keyPrefix + "', fencing=" + fencing
+                + ", restartQuarantine=" + restartQuarantine.toMillis() + "ms}";
+    }
+
+    private static int parseInt(String key, String v) {
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
+        }
+    }
+
+    private static double parseDouble(String key, String v) {
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a decimal number, got '" + v + "'");
+        }
+    }
+
+    private static boolean parseBoolean(String key, String v) {
+        if (v.equalsIgnoreCase("true")) return true;
+        if (v.equalsIgnoreCase("false")) return false;
+        throw new IllegalArgumentException(key + " must be true or false, got '" + v + "'");
+    }
+
+    static Duration parseDuration(String key, String v) {
+        String s = v.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (s.startsWith("pt") || s.startsWith("p")) return Duration.parse(v.trim());
+            if (s.endsWith("ms")) return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).trim()));
+            if (s.endsWith("s")) return Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1).trim()) * 1000));
+            if (s.endsWith("m")) return Duration.ofSeconds(Long.parseLong(s.substring(0, s.length() - 1).trim()) * 60);
+            if (s.endsWith("h")) return Duration.ofHours(Long.parseLong(s.substring(0, s.length() - 1).trim()));
+            return Duration.ofMillis(Long.parseLong(s));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(key + " must be a duration like 250ms, 2s, 1m, 1h or PT2S, got '" + v + "'");
+        }
+    }
+
+    /**
+     * Mutable, reusable builder; {@link #build()} validates and snapshots. Not thread-safe.
+     */
+    public static final class Builder {
+        private List<String> nodes = List.of();
+        private List<NodeAddress> parsedNodes;
+        private Integer quorum;
+        private double driftFactor = 0.01;
+        private Duration fixedDrift = Duration.ofMillis(2);
+        private Duration nodeTimeout = Duration.ofMillis(100);
+        private int retryCount = 3;
+        private Duration retryDelay = Duration.ofMillis(200);
+        private Duration retryJitter = Duration.ofMillis(100);
+        private String keyPrefix = "redlock:";
+        private boolean fencing = true;
+        private Duration restartQuarantine = Duration.ofSeconds(30);
+
+        private Builder() {}
+
+        /** The independent Redis masters, as {@code redis://[user:password@]host:port[/db]} or {@code rediss://...}. */
+        public Builder nodes(String... uris) {
+            return nodes(Arrays.asList(Objects.requireNonNull(uris, "nodes")));
+        }
+
+        /** Same as {@link #nodes(String...)}. */
+        public Builder nodes(List<String> uris) {
+            Objects.requireNonNull(uris, "nodes");
+            this.nodes = new ArrayList<>(uris);
+            this.parsedNodes = null;
+            return this;
+        }
+
+        /** How many nodes must grant; default N/2+1. Must satisfy N/2 &lt; quorum &lt;= N. */
+        public Builder quorum(int quorum) {
+            this.quorum = quorum;
+            return this;
+        }
+
+        /** Fraction of the TTL assumed lost to clock drift, in [0, 0.5); default 0.01. */
+        public Builder driftFactor(double driftFactor) {
+            this.driftFactor = driftFactor;
+            return this;
+        }
+
+        /** Drift added on top of {@code ttl * driftFactor}, in [0, 60s]; default 2 ms. */
+        public Builder fixedDrift(Duration fixedDrift) {
+            this.fixedDrift = fixedDrift;
+            return this;
+        }
+
+        /** How long one node may take to answer one command before its vote counts as TIMEOUT, in (0, 60s]. */
+        public Builder nodeTimeout(Duration nodeTimeout) {
+            this.nodeTimeout = nodeTimeout;
+            return this;
+        }
+
+        /** Rounds tried after the first one fails, in [0, 10000]; default 3. */
+        public Builder retryCount(int retryCount) {
+            this.retryCount = retryCount;
+            return this;
+        }
+
+        /** Mean wait between rounds, in [0, 60s]; default 200 ms. */
+        public Builder retryDelay(Duration retryDelay) {
+            this.retryDelay = retryDelay;
+            return this;
+        }
+
+        /** Half-width of the uniform jitter around {@link #retryDelay}, in [0, 60s]; default 100 ms. */
+        public Builder retryJitter(Duration retryJitter) {
+            this.retryJitter = retryJitter;
+            return this;
+        }
+
+        /** Prefix of every key this library writes; default {@code redlock:}. */
+        public Builder keyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+            return this;
+        }
+
+        /** Whether acquire issues fencing tokens (one more round trip); default true. */
+        public Builder fencing(boolean fencing) {
+            this.fencing = fencing;
+            return this;
+        }
+
+        /**
+         * Amnesia guard: a node whose memory began less than this long ago (restart without persistence, FLUSHALL,
+         * failover to an empty replica) refuses to grant. Must be at least the longest lease TTL; {@link Duration#ZERO}
+         * turns the guard off. Default 30 s. See {@link Redlock#markNodesFresh()} for brand-new deployments.
+         */
+        public Builder restartQuarantine(Duration restartQuarantine) {
+            this.restartQuarantine = restartQuarantine;
+            return this;
+        }
+
+        /**
+         * Validates every field and returns an immutable config.
+         *
+         * @throws IllegalArgumentException naming the field, its value and the allowed range
+         */
+        public RedlockConfig build() {
+            List<NodeAddress> parsed = parsedNodes != null ? parsedNodes : parseNodes(nodes);
+            int n = parsed.size();
+            int q = quorum == null ? n / 2 + 1 : quorum;
+            if (q <= n / 2 || q > n) {
+                throw new IllegalArgumentException("quorum must satisfy N/2 < quorum <= N (N=" + n + "), got " + q);
+            }
+            if (!(driftFactor >= 0 && driftFactor < 0.5)) {
+                throw new IllegalArgumentException("driftFactor must be in [0, 0.5), got " + driftFactor);
+            }
+            checkRange("fixedDrift", fixedDrift, true, MAX_SMALL);
+            checkRange("nodeTimeout", nodeTimeout, false, MAX_SMALL);
+            if (retryCount < 0 || retryCount > 10_000) {
+                throw new IllegalArgumentException("retryCount must be in [0, 10000], got " + retryCount);
+            }
+            checkRange("retryDelay", retryDelay, true, MAX_SMALL);
+            checkRange("retryJitter", retryJitter, true, MAX_SMALL);
+            if (keyPrefix == null || keyPrefix.isEmpty() || keyPrefix.length() > 256
+                    || keyPrefix.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+                throw new IllegalArgumentException("keyPrefix must be 1..256 characters without whitespace, got "
+                        + (keyPrefix == null ? "null" : "'" + keyPrefix + "'"));
+            }
+            checkRange("restartQuarantine", restartQuarantine, true, MAX_QUARANTINE);
+            return new RedlockConfig(this, parsed, q);
+        }
+
+        private static List<NodeAddress> parseNodes(List<String> raw) {
+            if (raw.isEmpty() || raw.size() > 64) {
+                throw new IllegalArgumentException("nodes must list 1..64 redis:// URIs, got " + raw.size());
+            }
+            List<NodeAddress> out = new ArrayList<>(raw.size());
+            Set<NodeAddress> seen = new HashSet<>();
+            for (int i = 0; i < raw.size(); i++) {
+                NodeAddress a = NodeAddress.parse(raw.get(i), i);
+                if (!seen.add(a)) {
+                    throw new IllegalArgumentException("nodes must be distinct, but nodes[" + i + "] repeats " + a.redacted());
+                }
+                out.add(a);
+            }
+            return out;
+        }
+
+        private static void checkRange(String field, Duration d, boolean zeroAllowed, Duration max) {
+            if (d == null) throw new IllegalArgumentException(field + " must not be null");
+            boolean ok = (zeroAllowed ? !d.isNegative() : !d.isNegative() && !d.isZero()) && d.compareTo(max) <= 0;
+            if (!ok) {
+                throw new IllegalArgumentException(field + " must be in " + (zeroAllowed ? "[0" : "(0") + ", "
+                        + human(max) + "], got " + human(d));
+            }
+        }
+    }
+
+    static String human(Duration d) {
+        if (d.isNegative()) return "-" + human(d.negated());
+        long ms = d.toMillis();
+        if (ms % 3_600_000 == 0 && ms > 0) return ms / 3_600_000 + "h";
+        if (ms % 1000 == 0 && ms > 0) return ms / 1000 + "s";
+        if (d.toNanos() % 1_000_000 != 0) return d.toNanos() + "ns";
+        return ms + "ms";
+    }
+}

@@ -1,0 +1,123 @@
+package dev.redlock;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.IntStream;
+import org.redisson.api.RScript;
+
+/**
+ * What every part of one {@link Redlock} shares: the config, the node clients, one scheduler (timeouts, retries,
+ * watchdog: never a thread per lease), one thread for loss listeners, the clock, key names and the live leases.
+ */
+final class RedlockContext {
+    private static final SecureRandom OWNER_RANDOM = new SecureRandom();
+
+    private final RedlockConfig config;
+    private final List<NodeClient> nodes;
+    private final ScheduledExecutorService scheduler;
+    private final ExecutorService events;
+    private final Ticker ticker;
+    private final int[] allNodes;
+    private final String fencesKey;
+    private final String markerKey;
+    private final Set<HeldLease> live = ConcurrentHashMap.newKeySet();
+
+    RedlockContext(RedlockConfig config, List<NodeClient> nodes, ScheduledExecutorService scheduler,
+                   ExecutorService events, Ticker ticker) {
+        this.config = config;
+        this.nodes = List.copyOf(nodes);
+        this.scheduler = scheduler;
+        this.events = events;
+        this.ticker = ticker;
+        this.allNodes = IntStream.range(0, nodes.size()).toArray();
+        this.fencesKey = config.keyPrefix() + "__fences";
+        this.markerKey = config.keyPrefix() + "__node";
+    }
+
+    RedlockConfig config() { return config; }
+
+    NodeClient node(int i) { return nodes.get(i); }
+
+    List<NodeClient> nodes() { return nodes; }
+
+    int[] allNodes() { return allNodes; }
+
+    ScheduledExecutorService scheduler() { return scheduler; }
+
+    ExecutorService events() { return events; }
+
+    Ticker ticker() { return ticker; }
+
+    Set<HeldLease> live() { return live; }
+
+    String lockKey(String resource) { return config.keyPrefix() + resource; }
+
+    String fencesKey() { return fencesKey; }
+
+    String markerKey() { return markerKey; }
+
+    String releasedChannel(String resource) { return config.keyPrefix() + "__released:" + resource; }
+
+    /** A fresh 128-bit random owner value (SecureRandom), hex. */
+    static String newOwner() {
+        byte[] b = new byte[16];
+        OWNER_RANDOM.nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+
+    /** {@code retryDelay} plus uniform jitter in [-retryJitter, +retryJitter], never negative. */
+    long retryDelayNanos() {
+        long delay = config.retryDelay().toNanos();
+        long jitter = config.retryJitter().toNanos();
+        long offset = jitter == 0 ? 0 : ThreadLocalRandom.current().nextLong(-jitter, jitter + 1);
+        return Math.max(0, delay + offset);
+    }
+
+    /** Token-checked delete on the given nodes; completes when each answered or timed out. */
+    CompletableFuture<List<NodeVote>> release(String resource, String owner, int[] targets) {
+        List<Object> keys = List.of(lockKey(resource));
+        return QuorumCall.start(this, targets, targets.length, ticker.nanoTime(),
+                n -> n.eval(LuaScript.RELEASE, RScript.ReturnType.LONG, keys, owner, releasedChannel(resource)),
+                (node, reply, elapsed) -> ((Number) reply).longValue() == 1
+                        ? NodeVote.granted(node, -1, elapsed)
+                        : NodeVote.refused(node, "not held by this owner", elapsed),
+                QuorumCall.LateGrants.IGNORE).settled();
+    }
+
+    /**
+     * Validates a lease TTL against the config: it must leave validity after the drift allowance, and must not
+     * exceed the restart quarantine (else a node that forgot a lease could grant it again while it is still valid).
+     */
+    void checkTtl(Duration ttl) {
+        if (ttl == null) throw new IllegalArgumentException("ttl must not be null");
+        long drift = config.driftNanos(ttl);
+        if (ttl.toNanos() <= drift || ttl.toMillis() < 1) {
+            throw new IllegalArgumentException("ttl must be greater than the drift allowance ttl*driftFactor+fixedDrift ("
+                    + RedlockConfig.human(Duration.ofNanos(drift)) + ") and at least 1ms, got " + RedlockConfig.human(ttl));
+        }
+        Duration q = config.restartQuarantine();
+        if (!q.isZero() && ttl.compareTo(q) > 0) {
+            throw new IllegalArgumentException("ttl must be <= restartQuarantine (" + RedlockConfig.human(q)
+                    + ") while the amnesia guard is on, got " + RedlockConfig.human(ttl)
+                    + "; raise restartQuarantine or shorten the ttl");
+        }
+        if (ttl.compareTo(Duration.ofDays(1)) > 0) {
+            throw new IllegalArgumentException("ttl must be <= 24h, got " + RedlockConfig.human(ttl));
+        }
+    }
+
+    static void checkResource(String resource) {
+        if (resource == null || resource.isEmpty() || resource.length() > 1024 || resource.startsWith("__")) {
+            throw new IllegalArgumentException("resource must be 1..1024 characters and not start with '__' (reserved), got "
+                    + (resource == null ? "null" : "'" + resource + "'"));
+        }
+    }
+}
