@@ -244,7 +244,7 @@ final class HeldLease implements Lease {
 
     @Override
     public void release() {
-        CompletableFuture<List<NodeVote>> done = releaseAsync();
+        CompletableFuture<Void> done = releaseAsync();
         try {
             done.get(ctx.config().nodeTimeout().toMillis() * 2 + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
@@ -254,16 +254,19 @@ final class HeldLease implements Lease {
         }
     }
 
-    /** Starts the token-checked release on every node once; later calls return a completed future. */
-    CompletableFuture<List<NodeVote>> releaseAsync() {
+    /**
+     * Starts the token-checked release on every node once; completes when a quorum answered (slow nodes get the
+     * release too, and a grant of theirs that arrives later is released again). Later calls return a completed future.
+     */
+    CompletableFuture<Void> releaseAsync() {
         synchronized (this) {
-            if (releaseStarted) return CompletableFuture.completedFuture(List.of());
+            if (releaseStarted) return CompletableFuture.completedFuture(null);
             releaseStarted = true;
         }
         state.set(State.RELEASED);
         cancelTimers();
         ctx.live().remove(this);
-        return ctx.release(resource, owner, ctx.allNodes());
+        return ctx.release(resource, owner, ctx.allNodes()).quorumAnswered();
     }
 
     @Override

@@ -50,9 +50,9 @@ final class NodeClient {
                 .setConnectionPoolSize(16)
                 .setSubscriptionConnectionMinimumIdleSize(1)
                 .setSubscriptionConnectionPoolSize(1)
-                .setTcpNoDelay(true)
-                .setKeepAlive(true)
                 .setClientName("redlock");
+        c.setTcpNoDelay(true);
+        c.setTcpKeepAlive(true);
         if (address.username() != null) s.setUsername(address.username());
         if (address.password() != null) s.setPassword(address.password());
         return new NodeClient(index, address.redacted(), Redisson.create(c), true);
@@ -120,11 +120,25 @@ final class NodeClient {
         return e;
     }
 
-    /** A one-line description of a node failure, never containing credentials. */
+    /** A one-line description of a node failure (with its root cause), never containing credentials. */
     static String describe(Throwable e) {
         Throwable t = unwrap(e);
-        String m = t.getMessage();
-        String text = t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        String text = oneLine(t);
+        if (root != t) {
+            String rootText = oneLine(root);
+            if (!text.contains(rootText)) text += "; cause: " + rootText;
+        }
         return text.replaceAll("//[^/@\\s]*@", "//***@");
+    }
+
+    private static String oneLine(Throwable t) {
+        String m = t.getMessage();
+        if (m != null) {
+            int cut = m.indexOf(" channel: [");          // Redisson appends channel and command details
+            if (cut > 0) m = m.substring(0, cut).replaceAll("[.,]+$", "");
+        }
+        return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
     }
 }

@@ -38,7 +38,7 @@ final class QuorumAcquirer {
             } else if (lease != null) {
                 ctx.live().add(lease);
                 lease.startExpiryTimer();
-                if (!result.complete(lease)) lease.release();   // cancelled meanwhile
+                if (!result.complete(lease)) lease.releaseAsync();   // cancelled meanwhile
             } else if (n < maxRounds && !result.isDone()) {
                 ctx.scheduler().schedule(() -> round(resource, ttl, n + 1, maxRounds, result),
                         ctx.retryDelayNanos(), TimeUnit.NANOSECONDS);

@@ -40,9 +40,11 @@ final class QuorumCall {
     private final ScheduledFuture<?>[] timers;
     private final CompletableFuture<Boolean> decision = new CompletableFuture<>();
     private final CompletableFuture<List<NodeVote>> settled = new CompletableFuture<>();
+    private final CompletableFuture<Void> quorumAnswered = new CompletableFuture<>();
     private int granted;
     private int notGranted;
     private int answered;
+    private int responded;
     private boolean decided;
 
     private QuorumCall(RedlockContext ctx, int[] targets, int quorum, long startNanos, LateGrants lateGrants) {
@@ -111,6 +113,7 @@ final class QuorumCall {
         boolean decisionValue = false;
         boolean late = false;
         boolean allIn = false;
+        boolean enoughAnswers = false;
         synchronized (this) {
             if (votes[slot] != null) {
                 // already counted (it timed out); a grant arriving now is a late grant
@@ -120,6 +123,10 @@ final class QuorumCall {
                 if (timers[slot] != null) timers[slot].cancel(false);
                 answered++;
                 allIn = answered == targets.length;
+                if (v.kind() != NodeOutcome.Kind.TIMEOUT) {
+                    responded++;
+                    enoughAnswers = responded == Math.min(quorum, targets.length);
+                }
                 if (decided) {
                     late = v.isGranted();
                 } else {
@@ -137,6 +144,7 @@ final class QuorumCall {
             }
         }
         if (completeDecision) decision.complete(decisionValue);
+        if (enoughAnswers || allIn) quorumAnswered.complete(null);
         if (late) lateGrants.granted(v.node());
         if (allIn) settled.complete(snapshot());
     }
@@ -144,6 +152,11 @@ final class QuorumCall {
     /** True once a quorum granted; false once a quorum became impossible. */
     CompletableFuture<Boolean> decision() {
         return decision;
+    }
+
+    /** Completes once {@code quorum} nodes answered (any answer but a timeout), or all answered or timed out. */
+    CompletableFuture<Void> quorumAnswered() {
+        return quorumAnswered;
     }
 
     /** Every node's vote, once all answered or timed out. */

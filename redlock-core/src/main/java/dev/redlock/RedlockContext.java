@@ -81,15 +81,18 @@ final class RedlockContext {
         return Math.max(0, delay + offset);
     }
 
-    /** Token-checked delete on the given nodes; completes when each answered or timed out. */
-    CompletableFuture<List<NodeVote>> release(String resource, String owner, int[] targets) {
+    /**
+     * Token-checked delete on the given nodes. The call's {@code settled()} completes when each answered or timed out;
+     * its {@code quorumAnswered()} as soon as a quorum answered.
+     */
+    QuorumCall release(String resource, String owner, int[] targets) {
         List<Object> keys = List.of(lockKey(resource));
-        return QuorumCall.start(this, targets, targets.length, ticker.nanoTime(),
+        return QuorumCall.start(this, targets, Math.min(config.quorum(), targets.length), ticker.nanoTime(),
                 n -> n.eval(LuaScript.RELEASE, RScript.ReturnType.LONG, keys, owner, releasedChannel(resource)),
                 (node, reply, elapsed) -> ((Number) reply).longValue() == 1
                         ? NodeVote.granted(node, -1, elapsed)
                         : NodeVote.refused(node, "not held by this owner", elapsed),
-                QuorumCall.LateGrants.IGNORE).settled();
+                QuorumCall.LateGrants.IGNORE);
     }
 
     /**

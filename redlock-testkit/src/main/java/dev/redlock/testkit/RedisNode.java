@@ -226,9 +226,10 @@ public final class RedisNode implements AutoCloseable {
             s.setSoTimeout(500);
             s.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
             InputStream in = s.getInputStream();
-            byte[] buf = new byte[7];
+            byte[] buf = new byte[16];
             int n = in.read(buf);
-            return n > 0 && new String(buf, 0, n, StandardCharsets.US_ASCII).startsWith("+PONG");
+            String reply = n > 0 ? new String(buf, 0, n, StandardCharsets.US_ASCII) : "";
+            return reply.startsWith("+PONG") || reply.startsWith("-NOAUTH");   // up (a password is required)
         } catch (IOException e) {
             return false;
         }

@@ -1,0 +1,14 @@
+package dev.redlock;
+
+import dev.redlock.testing.RedisNodes;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class AcquireReleaseN3IT extends AcquireReleaseContract {
+    @RegisterExtension
+    static final RedisNodes REDIS = new RedisNodes(3);
+
+    @Override
+    RedisNodes redis() {
+        return REDIS;
+    }
+}

@@ -1,0 +1,148 @@
+package dev.redlock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class RedlockConfigTest {
+    private static final List<String> FIVE = List.of("redis://127.0.0.1:7001", "redis://127.0.0.1:7002",
+            "redis://127.0.0.1:7003", "redis://127.0.0.1:7004", "redis://127.0.0.1:7005");
+
+    private static String invalid(Consumer<RedlockConfig.Builder> change) {
+        RedlockConfig.Builder b = RedlockConfig.builder().nodes(FIVE);
+        change.accept(b);
+        return assertThrows(IllegalArgumentException.class, b::build).getMessage();
+    }
+
+    @Test
+    void defaults() {
+        RedlockConfig c = RedlockConfig.builder().nodes(FIVE).build();
+        assertEquals(3, c.quorum());
+        assertEquals(0.01, c.driftFactor());
+        assertEquals(Duration.ofMillis(2), c.fixedDrift());
+        assertEquals(Duration.ofMillis(100), c.nodeTimeout());
+        assertEquals(3, c.retryCount());
+        assertEquals("redlock:", c.keyPrefix());
+        assertTrue(c.fencing());
+        assertEquals(Duration.ofSeconds(30), c.restartQuarantine());
+        assertEquals(2, RedlockConfig.builder().nodes(FIVE.subList(0, 3)).build().quorum());
+        assertEquals(1, RedlockConfig.builder().nodes(FIVE.subList(0, 1)).build().quorum());
+    }
+
+    @Test
+    void quorumMessageNamesFieldRangeAndValue() {
+        assertEquals("quorum must satisfy N/2 < quorum <= N (N=5), got 2", invalid(b -> b.quorum(2)));
+        assertEquals("quorum must satisfy N/2 < quorum <= N (N=5), got 6", invalid(b -> b.quorum(6)));
+        assertEquals(5, RedlockConfig.builder().nodes(FIVE).quorum(5).build().quorum());
+    }
+
+    @Test
+    void everyFieldIsValidatedByName() {
+        assertTrue(invalid(b -> b.driftFactor(0.5)).startsWith("driftFactor must be in [0, 0.5)"));
+        assertTrue(invalid(b -> b.driftFactor(-0.1)).startsWith("driftFactor must be in [0, 0.5)"));
+        assertTrue(invalid(b -> b.driftFactor(Double.NaN)).startsWith("driftFactor"));
+        assertTrue(invalid(b -> b.fixedDrift(Duration.ofMillis(-1))).startsWith("fixedDrift must be in [0, 60s]"));
+        assertTrue(invalid(b -> b.nodeTimeout(Duration.ZERO)).startsWith("nodeTimeout must be in (0, 60s]"));
+        assertTrue(invalid(b -> b.nodeTimeout(Duration.ofMinutes(2))).contains("got 120s"));
+        assertTrue(invalid(b -> b.retryCount(-1)).startsWith("retryCount must be in [0, 10000]"));
+        assertTrue(invalid(b -> b.retryDelay(Duration.ofMillis(-5))).startsWith("retryDelay must be in [0, 60s]"));
+        assertTrue(invalid(b -> b.retryJitter(null)).startsWith("retryJitter must not be null"));
+        assertTrue(invalid(b -> b.keyPrefix("")).startsWith("keyPrefix must be 1..256 characters"));
+        assertTrue(invalid(b -> b.keyPrefix("a b")).startsWith("keyPrefix"));
+        assertTrue(invalid(b -> b.restartQuarantine(Duration.ofDays(2))).startsWith("restartQuarantine must be in [0, 24h]"));
+    }
+
+    @Test
+    void nodesAreValidated() {
+        assertTrue(invalid(b -> b.nodes(List.of())).startsWith("nodes must list 1..64"));
+        assertTrue(invalid(b -> b.nodes("http://x:1")).startsWith("nodes[0] must use scheme redis:// or rediss://"));
+        assertTrue(invalid(b -> b.nodes("redis://a:1", "redis://a:1")).startsWith("nodes must be distinct"));
+        assertTrue(invalid(b -> b.nodes("redis://a:1", "redis://a:99999")).startsWith("nodes[1]"));
+        assertTrue(invalid(b -> b.nodes("redis://a:1/x")).startsWith("nodes[0] database"));
+    }
+
+    @Test
+    void builderIsReusableAndConfigImmutable() {
+        RedlockConfig.Builder b = RedlockConfig.builder().nodes(FIVE);
+        RedlockConfig first = b.build();
+        b.quorum(5);
+        RedlockConfig second = b.build();
+        assertEquals(3, first.quorum());
+        assertEquals(5, second.quorum());
+        assertEquals(first.toString(), first.toBuilder().build().toString());
+        assertThrows(UnsupportedOperationException.class, () -> first.nodes().add("redis://x:1"));
+    }
+
+    @Test
+    void passwordsNeverShown() {
+        RedlockConfig c = RedlockConfig.builder()
+                .nodes("redis://alice:s3cret-pw@127.0.0.1:7001", "rediss://:other-pw@127.0.0.1:7002", "redis://pw-only@h:3")
+                .build();
+        assertFalse(c.toString().contains("s3cret-pw"), c.toString());
+        assertFalse(c.toString().contains("other-pw"), c.toString());
+        assertFalse(c.toString().contains("pw-only"), c.toString());
+        assertTrue(c.toString().contains("redis://alice:***@127.0.0.1:7001"), c.toString());
+        assertEquals(List.of("redis://alice:***@127.0.0.1:7001", "rediss://***@127.0.0.1:7002", "redis://***@h:3"), c.nodes());
+        String msg = invalid(b -> b.nodes("redis://bob:hunter2@bad host:1"));
+        assertFalse(msg.contains("hunter2"), msg);
+    }
+
+    @Test
+    void loadsFromProperties(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("redlock.properties");
+        Files.writeString(file, String.join("\n",
+                "redlock.nodes = redis://127.0.0.1:7001, redis://127.0.0.1:7002, redis://127.0.0.1:7003",
+                "redlock.quorum = 3",
+                "redlock.driftFactor = 0.02",
+                "redlock.fixedDrift = 5ms",
+                "redlock.nodeTimeout = PT0.25S",
+                "redlock.retryCount = 7",
+                "redlock.retryDelay = 1s",
+                "redlock.retryJitter = 40",
+                "redlock.keyPrefix = app:",
+                "redlock.fencing = false",
+                "redlock.restartQuarantine = 1m",
+                "other.key = ignored"));
+        RedlockConfig c = RedlockConfig.load(file);
+        assertEquals(3, c.nodes().size());
+        assertEquals(3, c.quorum());
+        assertEquals(0.02, c.driftFactor());
+        assertEquals(Duration.ofMillis(5), c.fixedDrift());
+        assertEquals(Duration.ofMillis(250), c.nodeTimeout());
+        assertEquals(7, c.retryCount());
+        assertEquals(Duration.ofSeconds(1), c.retryDelay());
+        assertEquals(Duration.ofMillis(40), c.retryJitter());
+        assertEquals("app:", c.keyPrefix());
+        assertFalse(c.fencing());
+        assertEquals(Duration.ofMinutes(1), c.restartQuarantine());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"redlock.qourum=3", "redlock.retryCount=many", "redlock.fencing=yes", "redlock.nodeTimeout=fast"})
+    void badPropertiesNameTheKey(String line) throws IOException {
+        Properties p = new Properties();
+        p.load(new java.io.StringReader("redlock.nodes=redis://127.0.0.1:7001\n" + line));
+        String key = line.substring(0, line.indexOf('='));
+        String msg = assertThrows(IllegalArgumentException.class, () -> RedlockConfig.fromProperties(p)).getMessage();
+        assertTrue(msg.contains(key), msg);
+    }
+
+    @Test
+    void nodesPropertyIsRequired() {
+        String msg = assertThrows(IllegalArgumentException.class, () -> RedlockConfig.fromProperties(new Properties())).getMessage();
+        assertTrue(msg.contains("redlock.nodes"), msg);
+    }
+}

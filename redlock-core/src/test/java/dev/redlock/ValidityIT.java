@@ -1,0 +1,65 @@
+package dev.redlock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.redlock.testing.RedisNodes;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Validity = ttl - elapsed - drift on the (injected) monotonic clock; a quorum that comes too late is a failure. */
+class ValidityIT {
+    @RegisterExtension
+    static final RedisNodes REDIS = new RedisNodes(3);
+
+    /** A clock that stands still unless the test moves it, plus an optional step per reading. */
+    static final class FakeTicker implements Ticker {
+        final AtomicLong now = new AtomicLong(1_000_000_000L);
+        volatile long step;
+
+        @Override
+        public long nanoTime() {
+            return now.addAndGet(step);
+        }
+    }
+
+    @Test
+    void validityIsTtlMinusDriftWhenNoTimePasses() {
+        FakeTicker t = new FakeTicker();
+        RedlockConfig cfg = REDIS.config().driftFactor(0.01).fixedDrift(Duration.ofMillis(2)).build();
+        try (Redlock redlock = Redlock.create(cfg, t); Lease lease = redlock.acquire("v", Duration.ofSeconds(10))) {
+            assertEquals(Duration.ofMillis(10_000 - 100 - 2), lease.remainingValidity());
+            t.now.addAndGet(Duration.ofMillis(9_000).toNanos());
+            assertEquals(Duration.ofMillis(898), lease.remainingValidity());
+            assertTrue(lease.isValid());
+            t.now.addAndGet(Duration.ofMillis(898).toNanos());
+            assertTrue(!lease.isValid());
+            assertThrows(LeaseLostException.class, lease::checkValid);
+        }
+    }
+
+    @Test
+    void quorumArrivingAfterTheValidityIsAFailureAndReleasesEverything() {
+        FakeTicker t = new FakeTicker();
+        t.step = Duration.ofMillis(400).toNanos();   // every clock reading is 400 ms later: votes "arrive" late
+        try (Redlock redlock = Redlock.create(REDIS.config().retryCount(0).build(), t)) {
+            LockUnavailableException e = assertThrows(LockUnavailableException.class,
+                    () -> redlock.acquire("slow", Duration.ofSeconds(1)));
+            assertTrue(e.getMessage().contains("validity"), e.getMessage());
+        }
+        // the after-each check asserts that the grants were released
+    }
+
+    @Test
+    void extendRecomputesValidityFromItsOwnStart() {
+        FakeTicker t = new FakeTicker();
+        try (Redlock redlock = Redlock.create(REDIS.config().build(), t); Lease lease = redlock.acquire("e", Duration.ofSeconds(10))) {
+            t.now.addAndGet(Duration.ofSeconds(5).toNanos());
+            lease.extend(Duration.ofSeconds(2));
+            assertEquals(Duration.ofMillis(2000 - 20 - 2), lease.remainingValidity());
+        }
+    }
+}
