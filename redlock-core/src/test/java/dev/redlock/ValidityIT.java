@@ -8,6 +8,8 @@ import dev.redlock.testing.RedisNodes;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Validity = ttl - elapsed - drift on the (injected) monotonic clock; a quorum that comes too late is a failure. */
@@ -41,11 +43,12 @@ class ValidityIT {
         }
     }
 
-    @Test
-    void quorumArrivingAfterTheValidityIsAFailureAndReleasesEverything() {
+    @ParameterizedTest(name = "fencing={0}")
+    @ValueSource(booleans = {false, true})
+    void quorumArrivingAfterTheValidityIsAFailureAndReleasesEverything(boolean fencing) {
         FakeTicker t = new FakeTicker();
         t.step = Duration.ofMillis(400).toNanos();   // every clock reading is 400 ms later: votes "arrive" late
-        try (Redlock redlock = Redlock.create(REDIS.config().retryCount(0).build(), t)) {
+        try (Redlock redlock = Redlock.create(REDIS.config().fencing(fencing).retryCount(0).build(), t)) {
             LockUnavailableException e = assertThrows(LockUnavailableException.class,
                     () -> redlock.acquire("slow", Duration.ofSeconds(1)));
             assertTrue(e.getMessage().contains("validity"), e.getMessage());
