@@ -48,12 +48,12 @@ final class JsonBody {
         }
     }
 
-    /** Wraps an element that must be an object; {@code what} names it in error messages. */
+    /** Wraps a top-level element that must be an object; {@code what} names it in the error message. */
     static JsonBody object(JsonElement element, String what) {
         if (element == null || !element.isJsonObject()) {
             throw ApiError.badRequest(what + " must be a JSON object, got " + describe(element));
         }
-        return new JsonBody(element.getAsJsonObject(), what.equals("body") ? "" : what + ".");
+        return new JsonBody(element.getAsJsonObject(), "");
     }
 
     Optional<String> string(String key) {
