@@ -14,38 +14,50 @@ import java.util.TreeMap;
  * out. Every failure, expected or not, comes back as {@code {"error":"...","status":N}}.
  *
  * <p>Not thread-safe: the server calls it from its single control thread only. Nothing here waits for the data
- * plane; connections are told about changes through tasks posted to their event loops.
+ * plane; connections are told about changes through tasks posted to their event loops, collected in the
+ * response's {@link Settlement} so the HTTP layer can answer once they have run.
  */
 final class ControlApi {
 
     static final String VERSION = "2.12.0";
     private static final String DEFAULT_LISTEN = "127.0.0.1:0";
 
-    /** A status and an optional JSON body ({@code null} for 204). */
-    record Response(int status, JsonElement body) {
+    /**
+     * A status, an optional JSON body ({@code null} for 204), and the data-plane work to wait for before
+     * answering.
+     */
+    record Response(int status, JsonElement body, Settlement settlement) {
+        Response(int status, JsonElement body) {
+            this(status, body, new Settlement());
+        }
     }
 
     private final Map<String, ManagedProxy> proxies = new TreeMap<>();
     private final EventLoopGroup workers;
     private long nextToxicId;
+    private Settlement settlement = new Settlement();
 
     ControlApi(EventLoopGroup workers) {
         this.workers = workers;
     }
 
     Response handle(String method, List<String> path, String body) {
+        settlement = new Settlement();
+        Response response;
         try {
-            return route(method, path, body);
+            response = route(method, path, body);
         } catch (ApiError e) {
-            return new Response(e.status(), e.toJson());
+            response = new Response(e.status(), e.toJson());
         } catch (RuntimeException e) {
-            return new Response(500, new ApiError(500, "internal error: " + e).toJson());
+            response = new Response(500, new ApiError(500, "internal error: " + e).toJson());
         }
+        return new Response(response.status(), response.body(), settlement);
     }
 
     /** Stops every proxy and forgets them (server shutdown). */
     void shutdown() {
-        proxies.values().forEach(ManagedProxy::stop);
+        Settlement ignored = new Settlement(); // the event loops are shut down next, closing every socket
+        proxies.values().forEach(p -> p.stop(ignored));
         proxies.clear();
     }
 
@@ -133,7 +145,7 @@ final class ControlApi {
                 continue;
             }
             if (existing != null) {
-                existing.stop();
+                existing.stop(settlement);
                 proxies.remove(request.name);
             }
             ManagedProxy proxy = new ManagedProxy(request.name, request.listen, request.upstream, workers);
@@ -166,13 +178,13 @@ final class ControlApi {
         boolean enabled = json.bool("enabled").orElse(proxy.enabled());
         ProxyRequest.checkAddress("listen", listen);
         ProxyRequest.checkAddress("upstream", upstream);
-        proxy.update(listen, upstream, enabled);
+        proxy.update(listen, upstream, enabled, settlement);
         return ok(proxy.toJson());
     }
 
     private Response deleteProxy(String name) {
         ManagedProxy proxy = proxy(name);
-        proxy.stop();
+        proxy.stop(settlement);
         proxies.remove(name);
         return new Response(204, null);
     }
@@ -188,7 +200,7 @@ final class ControlApi {
         JsonBody json = JsonBody.object(JsonBody.parse(body), "body");
         ToxicSet current = proxy.toxics();
         ToxicSpec toxic = ToxicSpec.create(json, ++nextToxicId, n -> current.find(n).isPresent());
-        proxy.setToxics(current.plus(toxic));
+        proxy.setToxics(current.plus(toxic), settlement);
         return ok(toxic.toJson());
     }
 
@@ -200,14 +212,14 @@ final class ControlApi {
         ManagedProxy proxy = proxy(name);
         ToxicSpec toxic = toxic(proxy, toxicName);
         ToxicSpec updated = toxic.update(JsonBody.object(JsonBody.parse(body), "body"));
-        proxy.setToxics(proxy.toxics().replacing(updated));
+        proxy.setToxics(proxy.toxics().replacing(updated), settlement);
         return ok(updated.toJson());
     }
 
     private Response deleteToxic(String name, String toxicName) {
         ManagedProxy proxy = proxy(name);
         toxic(proxy, toxicName);
-        proxy.setToxics(proxy.toxics().minus(toxicName));
+        proxy.setToxics(proxy.toxics().minus(toxicName), settlement);
         return new Response(204, null);
     }
 
@@ -215,7 +227,7 @@ final class ControlApi {
     private Response reset() {
         ApiError firstFailure = null;
         for (ManagedProxy proxy : proxies.values()) {
-            proxy.setToxics(ToxicSet.EMPTY);
+            proxy.setToxics(ToxicSet.EMPTY, settlement);
             try {
                 proxy.start();
             } catch (ApiError e) {

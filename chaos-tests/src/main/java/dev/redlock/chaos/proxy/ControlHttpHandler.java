@@ -16,20 +16,28 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns HTTP requests into {@link ControlApi} calls on the control event loop and writes the answer. The body is
- * read as JSON whatever the Content-Type; every answer, including a malformed request, is JSON.
+ * Turns HTTP requests into {@link ControlApi} calls on the control event loop and writes the answer once the
+ * request's {@link Settlement} is done (at most {@value #SETTLE_MILLIS} ms later), in request order. The body is
+ * read as JSON whatever the Content-Type; every answer, including a malformed request, is JSON. One instance per
+ * HTTP connection.
  */
 final class ControlHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private static final Logger log = LoggerFactory.getLogger(ControlHttpHandler.class);
 
+    /** Longest wait for open connections to take a change in before answering anyway. */
+    private static final long SETTLE_MILLIS = 2_000;
+
     private final ControlApi api;
+    private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
+    private boolean answering;
 
     ControlHttpHandler(ControlApi api) {
         this.api = api;
@@ -37,6 +45,23 @@ final class ControlHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        if (answering) {
+            waiting.add(request.retain()); // pipelined: answer in order
+            return;
+        }
+        serve(ctx, request);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        FullHttpRequest request;
+        while ((request = waiting.poll()) != null) {
+            request.release();
+        }
+        ctx.fireChannelInactive();
+    }
+
+    private void serve(ChannelHandlerContext ctx, FullHttpRequest request) {
         ControlApi.Response response;
         if (!request.decoderResult().isSuccess()) {
             ApiError error = new ApiError(400, "malformed HTTP request");
@@ -47,7 +72,19 @@ final class ControlHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
             response = api.handle(request.method().name(), path, body);
         }
         boolean keepAlive = HttpUtil.isKeepAlive(request) && request.decoderResult().isSuccess();
-        write(ctx, response, keepAlive);
+        answering = true;
+        response.settlement().whenSettled(ctx.executor(), SETTLE_MILLIS, () -> {
+            write(ctx, response, keepAlive);
+            answering = false;
+            FullHttpRequest next = waiting.poll();
+            if (next != null) {
+                try {
+                    serve(ctx, next);
+                } finally {
+                    next.release();
+                }
+            }
+        });
     }
 
     @Override

@@ -81,8 +81,8 @@ final class Listener {
     }
 
     /** Tells every open connection to re-apply the toxics; returns at once. */
-    void toxicsChanged() {
-        connections.forEach(ProxyConnection::toxicsChanged);
+    void toxicsChanged(Settlement settlement) {
+        connections.forEach(c -> settlement.add(c.toxicsChanged()));
     }
 
     void forget(ProxyConnection connection) {
@@ -91,9 +91,9 @@ final class Listener {
 
     /**
      * Stops listening (the port is free when this returns) and closes every connection (asynchronously, on
-     * their event loops). Idempotent.
+     * their event loops; the closes are added to {@code settlement}). Idempotent.
      */
-    void close() {
+    void close(Settlement settlement) {
         closed = true;
         try {
             socket.close();
@@ -107,7 +107,7 @@ final class Listener {
                 Thread.currentThread().interrupt();
             }
         }
-        connections.forEach(ProxyConnection::close);
+        connections.forEach(c -> settlement.add(c.close()));
     }
 
     private void acceptLoop() {

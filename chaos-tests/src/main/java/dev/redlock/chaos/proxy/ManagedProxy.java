@@ -47,11 +47,11 @@ final class ManagedProxy {
         return toxics;
     }
 
-    /** Publishes a new toxic set; open connections pick it up at once (asynchronously). */
-    void setToxics(ToxicSet newToxics) {
+    /** Publishes a new toxic set; open connections pick it up at once (asynchronously, see {@link Settlement}). */
+    void setToxics(ToxicSet newToxics, Settlement settlement) {
         toxics = newToxics;
         if (listener != null) {
-            listener.toxicsChanged();
+            listener.toxicsChanged(settlement);
         }
     }
 
@@ -71,9 +71,9 @@ final class ManagedProxy {
     }
 
     /** Stops listening and closes every connection; toxics are kept. */
-    void stop() {
+    void stop(Settlement settlement) {
         if (listener != null) {
-            listener.close();
+            listener.close(settlement);
             listener = null;
         }
     }
@@ -86,16 +86,16 @@ final class ManagedProxy {
     }
 
     /** Applies an update: new addresses restart the proxy (dropping its connections), then enable or disable. */
-    void update(String newListen, String newUpstream, boolean enable) {
+    void update(String newListen, String newUpstream, boolean enable, Settlement settlement) {
         if (!sameAddresses(newListen, newUpstream)) {
-            stop();
+            stop(settlement);
             listen = newListen;
             upstream = newUpstream;
         }
         if (enable) {
             start();
         } else {
-            stop();
+            stop(settlement);
         }
     }
 

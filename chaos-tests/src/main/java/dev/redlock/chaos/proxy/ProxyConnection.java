@@ -7,6 +7,8 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -114,14 +116,14 @@ final class ProxyConnection {
         finishIfDone();
     }
 
-    /** Closes both sockets; safe from any thread, returns at once. */
-    void close() {
-        post(this::closeNow);
+    /** Closes both sockets; safe from any thread, returns at once with the future of the close. */
+    Future<?> close() {
+        return post(this::closeNow);
     }
 
-    /** Re-applies the proxy's current toxics; safe from any thread, returns at once. */
-    void toxicsChanged() {
-        post(this::applyToxics);
+    /** Re-applies the proxy's current toxics; safe from any thread, returns at once with the future of that. */
+    Future<?> toxicsChanged() {
+        return post(this::applyToxics);
     }
 
     /** Closes both sockets with SO_LINGER 0, so both peers see a TCP reset. Loop thread only. */
@@ -136,7 +138,9 @@ final class ProxyConnection {
 
     private void closeNow() {
         closed = true;
-        client.close();
+        if (client.isRegistered()) {
+            client.close();
+        } // else registration is still queued on this loop: dial() sees `closed` and closes the client then
         if (server != null) {
             server.close();
         }
@@ -164,11 +168,12 @@ final class ProxyConnection {
         listener.forget(this);
     }
 
-    private void post(Runnable task) {
+    private Future<?> post(Runnable task) {
         try {
-            loop.execute(task);
+            return loop.submit(task);
         } catch (RejectedExecutionException e) {
             // the server is shutting down; its event loops close every socket
+            return ImmediateEventExecutor.INSTANCE.newSucceededFuture(null);
         }
     }
 }
