@@ -22,7 +22,7 @@ class BandwidthToxicTest {
     private final ProxyFixture fixture = new ProxyFixture();
 
     @AfterEach
-    void tearDown() throws Exception {
+    void tearDown() throws IOException {
         fixture.close();
     }
 

@@ -36,7 +36,7 @@ class ControlApiTest {
     private final ToxiproxyClient client = fixture.client;
 
     @AfterEach
-    void tearDown() throws Exception {
+    void tearDown() throws IOException {
         fixture.close();
     }
 

@@ -24,7 +24,7 @@ class LatencyToxicTest {
     private final ProxyFixture fixture = new ProxyFixture();
 
     @AfterEach
-    void tearDown() throws Exception {
+    void tearDown() throws IOException {
         fixture.close();
     }
 

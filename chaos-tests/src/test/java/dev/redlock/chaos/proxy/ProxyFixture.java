@@ -3,6 +3,7 @@ package dev.redlock.chaos.proxy;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -22,7 +23,7 @@ final class ProxyFixture implements AutoCloseable {
 
     final ToxiproxyServer server = ToxiproxyServer.start("127.0.0.1", 0);
     final ToxiproxyClient client = new ToxiproxyClient("127.0.0.1", server.port());
-    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    private final Deque<Closeable> resources = new ArrayDeque<>();
 
     TcpServer track(TcpServer upstream) {
         resources.push(upstream);
@@ -117,12 +118,12 @@ final class ProxyFixture implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        Exception first = null;
+    public void close() throws IOException {
+        IOException first = null;
         while (!resources.isEmpty()) {
             try {
                 resources.pop().close();
-            } catch (Exception e) {
+            } catch (IOException e) {
                 first = first == null ? e : first;
             }
         }

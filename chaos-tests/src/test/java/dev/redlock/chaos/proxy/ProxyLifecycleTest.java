@@ -29,7 +29,7 @@ class ProxyLifecycleTest {
     private final ProxyFixture fixture = new ProxyFixture();
 
     @AfterEach
-    void tearDown() throws Exception {
+    void tearDown() throws IOException {
         fixture.close();
     }
 

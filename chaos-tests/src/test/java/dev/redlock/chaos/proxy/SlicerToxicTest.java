@@ -21,7 +21,7 @@ class SlicerToxicTest {
     private final ProxyFixture fixture = new ProxyFixture();
 
     @AfterEach
-    void tearDown() throws Exception {
+    void tearDown() throws IOException {
         fixture.close();
     }
 

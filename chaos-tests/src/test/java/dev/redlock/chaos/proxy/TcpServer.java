@@ -1,5 +1,6 @@
 package dev.redlock.chaos.proxy;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,7 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * served by {@link Handler} on its own daemon thread (fine for a test fixture). {@link #close()} closes the
  * listener and every accepted socket.
  */
-final class TcpServer implements AutoCloseable {
+final class TcpServer implements Closeable {
 
     interface Handler {
         void serve(Socket socket) throws IOException, InterruptedException;

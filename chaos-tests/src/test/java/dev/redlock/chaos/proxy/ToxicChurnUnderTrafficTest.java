@@ -35,7 +35,7 @@ class ToxicChurnUnderTrafficTest {
     private final List<Long> callMillis = new ArrayList<>();
 
     @AfterEach
-    void tearDown() throws Exception {
+    void tearDown() throws IOException {
         fixture.close();
     }
 

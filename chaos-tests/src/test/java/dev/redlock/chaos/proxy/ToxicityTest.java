@@ -19,7 +19,7 @@ class ToxicityTest {
     private final ProxyFixture fixture = new ProxyFixture();
 
     @AfterEach
-    void tearDown() throws Exception {
+    void tearDown() throws IOException {
         fixture.close();
     }
 
