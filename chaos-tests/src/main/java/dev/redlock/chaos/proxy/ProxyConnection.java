@@ -73,7 +73,8 @@ final class ProxyConnection {
                 start(f.channel());
             } else {
                 log.debug("proxy {}: dial {} failed: {}", listener.proxyName(), listener.upstream(), f.cause());
-                closeNow(); // the client's close event finishes the connection
+                closeNow();
+                finishIfDone(); // in case the client had already gone while dialing
             }
         });
     }
