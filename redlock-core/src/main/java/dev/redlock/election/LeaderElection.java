@@ -169,6 +169,9 @@ public final class LeaderElection implements AutoCloseable {
     /**
      * A builder for an election on {@code resource} (the lock name, as for {@link Redlock#acquire}) over
      * {@code redlock}. The {@link Redlock} is shared, not owned: {@link #close()} does not close it.
+     *
+     * @throws NullPointerException when {@code redlock} is null (a bad {@code resource} is reported by
+     *                              {@link Builder#build()})
      */
     public static Builder builder(Redlock redlock, String resource) {
         return new Builder(Objects.requireNonNull(redlock, "redlock"), resource);
@@ -216,8 +219,12 @@ public final class LeaderElection implements AutoCloseable {
      * returned true, so fence what you do with {@link #currentEpoch()}.
      */
     public boolean isLeader() {
-        Leadership l = current;
-        return l != null && System.nanoTime() - l.revokeAt < 0;
+        return leading(current);
+    }
+
+    /** Held, before the revocation deadline, and the lease not released behind our back (its Redlock closed). */
+    private static boolean leading(Leadership l) {
+        return l != null && System.nanoTime() - l.revokeAt < 0 && l.lease.isValid();
     }
 
     /**
@@ -228,7 +235,7 @@ public final class LeaderElection implements AutoCloseable {
      */
     public OptionalLong currentEpoch() {
         Leadership l = current;
-        return l != null && System.nanoTime() - l.revokeAt < 0 ? OptionalLong.of(l.term.epoch()) : OptionalLong.empty();
+        return leading(l) ? OptionalLong.of(l.term.epoch()) : OptionalLong.empty();
     }
 
     /**
@@ -254,7 +261,9 @@ public final class LeaderElection implements AutoCloseable {
      * Stops campaigning and, if leader, gives leadership up at once: {@link #isLeader()} turns false, then the
      * lease is released (token-checked) so a follower can take over without waiting for the TTL. Waits for a
      * campaign round in flight, and up to 5 s for pending callbacks (including {@code onRevoked}) to run, unless
-     * called from a callback. Idempotent. Does not close the {@link Redlock}.
+     * called from a callback. Idempotent. Does not close the {@link Redlock}; close the election first (closing
+     * the Redlock first releases the lease: {@code isLeader()} turns false at once, {@code onRevoked} follows at
+     * the next renewal).
      */
     @Override
     public void close() {
@@ -393,7 +402,8 @@ public final class LeaderElection implements AutoCloseable {
             }
         }
         if (release) {
-            if (lease.isValid()) log.debug("{}: won '{}' too late to lead (validity left below the margin)", instanceId, resource);
+            log.debug("{}: won '{}' but {}: releasing it", instanceId, resource,
+                    revokeAt - System.nanoTime() <= 0 ? "its validity left is below the margin" : "the election closed");
             lease.release();
             return pollDelay();
         }
