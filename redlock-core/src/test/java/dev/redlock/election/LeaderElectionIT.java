@@ -207,6 +207,23 @@ class LeaderElectionIT {
         history.check();
     }
 
+    /** Closing the Redlock under a running election releases the lease: the leader must stop leading at once. */
+    @Test
+    void closingTheRedlockUnderALeaderEndsItsLeadershipAtOnce() {
+        List<LeaderElection> two = startElections("redlock-closed", 2, TTL, RENEW);
+        LeaderElection leader = awaitLeader(two, Duration.ofSeconds(5));
+        long epoch = leader.currentEpoch().orElseThrow();
+        redlocks.get(two.indexOf(leader)).close();
+        assertFalse(leader.isLeader(), "the lease was released with the Redlock");
+        assertEquals(OptionalLong.empty(), leader.currentEpoch());
+        LeaderElection next = awaitLeader(two, Duration.ofSeconds(2));
+        assertNotSame(leader, next);
+        assertTrue(next.currentEpoch().orElseThrow() > epoch);
+        await().atMost(Duration.ofSeconds(2)).until(() -> history.events(ElectionHistory.Source.CALLBACK,
+                ElectionHistory.Kind.REVOKED).stream().anyMatch(e -> e.epoch() == epoch));
+        // (no history.check(): here the recorded end of the first term is its late onRevoked, not the release)
+    }
+
     /**
      * The revocation timer, not the renewal, ends the term when the campaign thread is stuck (a stuck call, a long
      * pause of that thread): leadership must still end before the lease's validity does.
