@@ -1,0 +1,657 @@
+package dev.redlock.election;
+
+import dev.redlock.Lease;
+import dev.redlock.Redlock;
+import dev.redlock.RedlockConfig;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Leader election over a {@link Redlock}: at most one instance at a time holds the lease on {@code resource} and is
+ * leader; the others poll for it and take over when it is released or expires.
+ *
+ * <pre>{@code
+ * LeaderElection election = LeaderElection.builder(redlock, "cron-scheduler")
+ *     .instanceId("pod-a").leaseTtl(Duration.ofSeconds(15)).renewInterval(Duration.ofSeconds(5))
+ *     .build();
+ * election.onElected(term -> startScheduler(term.epoch()));
+ * election.onRevoked(term -> stopScheduler());
+ * election.start();          // returns at once; campaigns in the background
+ * ...
+ * election.close();          // gives leadership up at once: a follower takes over within about renewInterval
+ * }</pre>
+ * A runnable example with a {@code /health/leader} endpoint: {@code dev.redlock.examples.cron.CronLeaderExample} in
+ * {@code redlock-examples}.
+ *
+ * <p><b>How it works.</b> A follower calls {@link Redlock#tryAcquire} (one quorum round, no retries) about every
+ * {@code renewInterval}, so it notices a free lease within about one renew interval. The winner becomes leader for a
+ * new {@link Term} whose epoch is the lease's {@linkplain Lease#fencingToken() fencing token}. The leader
+ * {@linkplain Lease#extend extends} the lease every {@code renewInterval} (earlier when the validity left would not
+ * cover one more attempt). Leadership ends ("revoked") when:
+ * <ul>
+ *   <li>an extension fails (no quorum re-held it): at once, and the lease is released;</li>
+ *   <li>the validity left falls below a safety margin of one node timeout ({@link RedlockConfig#nodeTimeout()}),
+ *       because renewals did not get through in time: a timer revokes it then, even while a renewal is still
+ *       in flight;</li>
+ *   <li>{@link #close()} is called: the lease is released at once.</li>
+ * </ul>
+ * After a revocation the instance keeps campaigning as a follower (unless closed).
+ *
+ * <p><b>What it guarantees.</b>
+ * <ul>
+ *   <li>{@link #isLeader()} is never true after the validity of the lease it stands on has ended (by this process's
+ *       monotonic clock, drift allowance already subtracted): it turns false at {@code validity - margin} at the
+ *       latest, whether or not the revoking thread got to run.</li>
+ *   <li>Hence, under the assumptions of {@link Redlock} (bounded clock drift, nodes that lose their memory kept
+ *       out by the restart quarantine), no two instances' {@code isLeader()} are true at the same time.</li>
+ *   <li>Epochs strictly increase from term to term, across all instances.</li>
+ *   <li>Callbacks run on one dedicated thread per election, one at a time, in order: a term's {@code onElected}
+ *       always runs before its {@code onRevoked}; every term that was elected while this election ran is revoked
+ *       by the time {@link #close()} has returned. A callback that throws is logged and does not stop the
+ *       election.</li>
+ *   <li>After a crash (the process dies without {@link #close()}), another instance becomes leader within about
+ *       {@code leaseTtl + renewInterval}; after {@link #close()}, within about {@code renewInterval}.</li>
+ * </ul>
+ *
+ * <p><b>What it does not guarantee.</b>
+ * <ul>
+ *   <li>A revoked leader may still be running code: a GC pause, swap or stopped VM after {@link #isLeader()}
+ *       returned true lets it act after another instance was elected, and {@code onRevoked} is a notification that
+ *       can run late (it waits for earlier callbacks, and for the thread to be scheduled). Use
+ *       {@link #currentEpoch()} as a fencing token: send it with every write and have the target reject an epoch
+ *       lower than the highest it has seen.</li>
+ *   <li>Callbacks are not synchronous with the state: by the time {@code onElected} runs, the term may already be
+ *       over (then {@code onRevoked} follows). Check {@link #isLeader()} / {@link #currentEpoch()} when acting.</li>
+ *   <li>No fairness: any follower may win a free lease, and a revoked leader may win again (with a new epoch).</li>
+ *   <li>Leadership depends on a quorum of the Redis nodes: with no quorum reachable, there is no leader.</li>
+ * </ul>
+ *
+ * <p><b>Threads.</b> Each election owns a scheduler with two daemon threads (the campaign, whose Redis calls may
+ * block for up to about two node timeouts, and the revocation timer, which must fire on time even then) and one
+ * daemon callback thread; never a thread per attempt. Thread-safe: every method may be called from any thread,
+ * including from a callback.
+ */
+public final class LeaderElection implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(LeaderElection.class);
+    private static final AtomicInteger ELECTIONS = new AtomicInteger();
+    private static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(15);
+    private static final long CALLBACK_DRAIN_MILLIS = 5_000;
+
+    private enum Phase { NEW, RUNNING, CLOSED }
+
+    /** Test hook: state changes, reported synchronously (under the election's lock) with their monotonic time. */
+    interface TransitionListener {
+        /**
+         * @param elected true when {@code term} began, false when it ended
+         * @param nanos   {@link System#nanoTime()}: for a start, taken before {@link #isLeader()} turned true; for an
+         *                end, the earliest time from which {@code isLeader()} was false for this term
+         */
+        void transition(Term term, boolean elected, long nanos);
+    }
+
+    /** One held term: the lease it stands on and its deadlines (monotonic nanos), guarded by the election's lock. */
+    private static final class Leadership {
+        final Term term;
+        final Lease lease;
+        volatile long revokeAt;
+        volatile long leaseDeadline;
+        boolean ended;
+        ScheduledFuture<?> revokeTimer;
+
+        Leadership(Term term, Lease lease, long leaseDeadline, long revokeAt) {
+            this.term = term;
+            this.lease = lease;
+            this.leaseDeadline = leaseDeadline;
+            this.revokeAt = revokeAt;
+        }
+    }
+
+    private final Redlock redlock;
+    private final String resource;
+    private final String instanceId;
+    private final Duration leaseTtl;
+    private final Duration renewInterval;
+    private final long marginNanos;
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final ExecutorService callbacks;
+    private final List<Consumer<Term>> electedListeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<Term>> revokedListeners = new CopyOnWriteArrayList<>();
+
+    private final Object lock = new Object();
+    private Phase phase = Phase.NEW;                 // guarded by lock
+    private boolean crashed;                         // guarded by lock
+    private Leadership leadership;                   // guarded by lock
+    private ScheduledFuture<?> nextTick;             // guarded by lock
+    private volatile Leadership current;             // lock-free view of leadership for isLeader()
+    private volatile long lastLeaseDeadline = Long.MIN_VALUE;
+    private volatile TransitionListener transitionListener = (t, e, n) -> { };
+    private volatile Thread callbackThread;
+    private volatile CountDownLatch stall;      // test hook: blocks the campaign thread
+    private int failedRounds;                        // campaign thread only
+
+    private LeaderElection(Builder b, String instanceId) {
+        this.redlock = b.redlock;
+        this.resource = b.resource;
+        this.instanceId = instanceId;
+        this.leaseTtl = b.leaseTtl;
+        this.renewInterval = b.renewInterval != null ? b.renewInterval : b.leaseTtl.dividedBy(3);
+        this.marginNanos = redlock.config().nodeTimeout().toNanos();
+        String name = "leader-election-" + ELECTIONS.incrementAndGet() + "-" + instanceId;
+        this.scheduler = new ScheduledThreadPoolExecutor(2, daemon(name));
+        this.scheduler.setRemoveOnCancelPolicy(true);
+        this.callbacks = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, name + "-callbacks");
+            t.setDaemon(true);
+            callbackThread = t;
+            return t;
+        });
+    }
+
+    /**
+     * A builder for an election on {@code resource} (the lock name, as for {@link Redlock#acquire}) over
+     * {@code redlock}. The {@link Redlock} is shared, not owned: {@link #close()} does not close it.
+     *
+     * @throws NullPointerException when {@code redlock} is null (a bad {@code resource} is reported by
+     *                              {@link Builder#build()})
+     */
+    public static Builder builder(Redlock redlock, String resource) {
+        return new Builder(Objects.requireNonNull(redlock, "redlock"), resource);
+    }
+
+    /** The resource whose lease makes the leader. */
+    public String resource() {
+        return resource;
+    }
+
+    /** This instance's id, as reported in {@link Term#instanceId()}. */
+    public String instanceId() {
+        return instanceId;
+    }
+
+    /** TTL of the lease, set again on every renewal. */
+    public Duration leaseTtl() {
+        return leaseTtl;
+    }
+
+    /** How often the leader renews and a follower polls. */
+    public Duration renewInterval() {
+        return renewInterval;
+    }
+
+    /**
+     * Starts campaigning in the background and returns at once. Calling it again is a no-op.
+     *
+     * @throws IllegalStateException after {@link #close()}
+     */
+    public void start() {
+        synchronized (lock) {
+            if (phase == Phase.CLOSED) throw new IllegalStateException("election '" + resource + "' is closed");
+            if (phase == Phase.RUNNING) return;
+            phase = Phase.RUNNING;
+            scheduleTickLocked(0);
+        }
+        log.debug("{}: campaigning for '{}' (leaseTtl={}ms, renewInterval={}ms)", instanceId, resource,
+                leaseTtl.toMillis(), renewInterval.toMillis());
+    }
+
+    /**
+     * True while this instance is leader: it holds the lease, and the lease's validity minus the safety margin has
+     * not run out. Never true after the lease's validity ended. A snapshot: it can turn false right after it
+     * returned true, so fence what you do with {@link #currentEpoch()}.
+     */
+    public boolean isLeader() {
+        return leading(current);
+    }
+
+    /** Held, before the revocation deadline, and the lease not released behind our back (its Redlock closed). */
+    private static boolean leading(Leadership l) {
+        return l != null && System.nanoTime() - l.revokeAt < 0 && l.lease.isValid();
+    }
+
+    /**
+     * The epoch of the current term while this instance {@linkplain #isLeader() is leader}; empty otherwise. The
+     * epoch is the fencing token of the term's lease ({@link Lease#fencingToken()}): strictly greater than every
+     * earlier term's epoch on this resource, whichever instance held it. Use it as the fencing token of the
+     * leader's writes.
+     */
+    public OptionalLong currentEpoch() {
+        Leadership l = current;
+        return leading(l) ? OptionalLong.of(l.term.epoch()) : OptionalLong.empty();
+    }
+
+    /**
+     * Registers a callback for the start of each term won by this instance. Runs on the election's callback
+     * thread, in order with {@link #onRevoked} callbacks; exceptions are logged. Register before {@link #start()}
+     * to see every term; a callback registered later sees only the events dispatched after it.
+     */
+    public void onElected(Consumer<Term> callback) {
+        electedListeners.add(Objects.requireNonNull(callback, "callback"));
+    }
+
+    /**
+     * Registers a callback for the end of each term of this instance (renewal failed, validity about to run out,
+     * or {@link #close()}). Runs on the election's callback thread, after the term's {@link #onElected}
+     * callbacks; exceptions are logged. By the time it runs, {@link #isLeader()} is already false and another
+     * instance may already be leader.
+     */
+    public void onRevoked(Consumer<Term> callback) {
+        revokedListeners.add(Objects.requireNonNull(callback, "callback"));
+    }
+
+    /**
+     * Stops campaigning and, if leader, gives leadership up at once: {@link #isLeader()} turns false, then the
+     * lease is released (token-checked) so a follower can take over without waiting for the TTL. Waits for a
+     * campaign round in flight, and up to 5 s for pending callbacks (including {@code onRevoked}) to run, unless
+     * called from a callback. Idempotent. Does not close the {@link Redlock}; close the election first (closing
+     * the Redlock first releases the lease: {@code isLeader()} turns false at once, {@code onRevoked} follows at
+     * the next renewal).
+     */
+    @Override
+    public void close() {
+        Leadership l;
+        synchronized (lock) {
+            if (phase == Phase.CLOSED) return;
+            phase = Phase.CLOSED;
+            if (nextTick != null) nextTick.cancel(false);
+            l = leadership;
+        }
+        if (l != null) revoke(l, "closed", true);
+        scheduler.shutdown();
+        awaitQuietly(scheduler, 4 * marginNanos + TimeUnit.SECONDS.toNanos(1));
+        scheduler.shutdownNow();
+        callbacks.shutdown();
+        if (Thread.currentThread() != callbackThread) {
+            awaitQuietly(callbacks, TimeUnit.MILLISECONDS.toNanos(CALLBACK_DRAIN_MILLIS));
+        }
+        log.debug("{}: election for '{}' closed", instanceId, resource);
+    }
+
+    @Override
+    public String toString() {
+        Leadership l = current;
+        return "LeaderElection[" + resource + ", " + instanceId + ", "
+                + (isLeader() && l != null ? "leader, epoch=" + l.term.epoch() : "follower") + "]";
+    }
+
+    // ---------------------------------------------------------------- package-private hooks for tests
+
+    void transitionListener(TransitionListener listener) {
+        this.transitionListener = Objects.requireNonNull(listener, "listener");
+    }
+
+    /**
+     * Monotonic deadline ({@link System#nanoTime()}) of the validity of the current or, once revoked, the last
+     * term's lease, as last known; {@link Long#MIN_VALUE} before the first term.
+     */
+    long leaseDeadlineNanos() {
+        return lastLeaseDeadline;
+    }
+
+    /**
+     * Simulates process death: stops every thread of this election at once, without releasing the lease and
+     * without running callbacks. The lease's keys stay on the nodes until their TTL ends (the {@link Redlock} is
+     * left alone).
+     */
+    void crash() {
+        synchronized (lock) {
+            crashed = true;
+            phase = Phase.CLOSED;
+            if (nextTick != null) nextTick.cancel(false);
+            Leadership l = leadership;
+            if (l != null) endLocked(l);
+        }
+        scheduler.shutdownNow();
+        callbacks.shutdownNow();
+    }
+
+    /**
+     * Blocks the campaign thread (renewals and polls) at its next step until {@code gate} opens, as a long GC pause
+     * or a stuck call would; the revocation timer keeps running. {@code null} stops stalling new steps.
+     */
+    void stallCampaign(CountDownLatch gate) {
+        this.stall = gate;
+    }
+
+    // ---------------------------------------------------------------- campaign
+
+    private void scheduleTickLocked(long delayNanos) {
+        if (phase != Phase.RUNNING) return;
+        try {
+            nextTick = scheduler.schedule(this::tick, delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // shutting down
+        }
+    }
+
+    /** One campaign step; exactly one is scheduled or running while the election runs. */
+    private void tick() {
+        long next = pollDelay();
+        try {
+            CountDownLatch gate = stall;
+            if (gate != null) gate.await();
+            Leadership l;
+            synchronized (lock) {
+                if (phase != Phase.RUNNING) return;
+                l = leadership;
+            }
+            next = l == null ? campaign() : renew(l);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            log.warn("{}: unexpected failure in the election for '{}'", instanceId, resource, e);
+        } finally {
+            synchronized (lock) {
+                scheduleTickLocked(next);
+            }
+        }
+    }
+
+    /** Tries to win the lease once; returns the delay to the next tick. */
+    private long campaign() {
+        Optional<Lease> won;
+        try {
+            won = redlock.tryAcquire(resource, leaseTtl);
+        } catch (RuntimeException e) {
+            if (failedRounds++ == 0) {
+                log.warn("{}: campaign round for '{}' failed (repeats logged at debug): {}", instanceId, resource,
+                        e.toString());
+            } else {
+                log.debug("{}: campaign round for '{}' failed: {}", instanceId, resource, e.toString());
+            }
+            return pollDelay();
+        }
+        failedRounds = 0;
+        if (won.isEmpty()) return pollDelay();
+        Lease lease = won.get();
+        long now = System.nanoTime();
+        long deadline = now + lease.remainingValidity().toNanos();   // read the clock first: never later than the lease's
+        long revokeAt = deadline - marginNanos;
+        boolean release;
+        Leadership l = null;
+        synchronized (lock) {
+            if (crashed) return 0;
+            release = phase != Phase.RUNNING || revokeAt - System.nanoTime() <= 0;
+            if (!release) {
+                Term term = new Term(resource, instanceId, lease.fencingToken(), Instant.now());
+                l = new Leadership(term, lease, deadline, revokeAt);
+                transitionListener.transition(term, true, System.nanoTime());
+                leadership = l;
+                current = l;
+                lastLeaseDeadline = deadline;
+                dispatch(electedListeners, term, "onElected");
+                armRevokeTimerLocked(l);
+            }
+        }
+        if (release) {
+            log.debug("{}: won '{}' but {}: releasing it", instanceId, resource,
+                    revokeAt - System.nanoTime() <= 0 ? "its validity left is below the margin" : "the election closed");
+            lease.release();
+            return pollDelay();
+        }
+        log.info("{}: elected leader of '{}', epoch {}", instanceId, resource, l.term.epoch());
+        Leadership held = l;
+        lease.onLost(() -> revoke(held, "lease lost", false));
+        return renewDelay(l);
+    }
+
+    /** Extends the lease of a held term; returns the delay to the next tick. */
+    private long renew(Leadership l) {
+        if (System.nanoTime() - l.revokeAt >= 0) {
+            revoke(l, "validity ran out before the lease could be renewed", true);
+            return pollDelay();
+        }
+        try {
+            l.lease.extend(leaseTtl);
+        } catch (RuntimeException e) {
+            revoke(l, "renewal failed: " + e.getMessage(), true);
+            return pollDelay();
+        }
+        long now = System.nanoTime();
+        long deadline = now + l.lease.remainingValidity().toNanos();
+        boolean late;
+        synchronized (lock) {
+            if (l.ended) return pollDelay();
+            late = now - l.revokeAt >= 0 || deadline - marginNanos - System.nanoTime() <= 0;
+            if (!late) {
+                l.leaseDeadline = deadline;
+                l.revokeAt = deadline - marginNanos;
+                lastLeaseDeadline = deadline;
+                armRevokeTimerLocked(l);
+            }
+        }
+        if (late) {
+            revoke(l, "renewal completed too late", true);
+            return pollDelay();
+        }
+        return renewDelay(l);
+    }
+
+    /** Next renewal: after renewInterval, or earlier so that one more attempt (one node timeout) ends before revokeAt. */
+    private long renewDelay(Leadership l) {
+        long untilLast = l.revokeAt - System.nanoTime() - marginNanos;
+        return Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(renewInterval.toNanos(), untilLast));
+    }
+
+    /** A follower's wait between rounds: 80..100% of renewInterval, so followers do not poll in lockstep. */
+    private long pollDelay() {
+        long r = renewInterval.toNanos();
+        return r - ThreadLocalRandom.current().nextLong(r / 5 + 1);
+    }
+
+    // ---------------------------------------------------------------- revocation
+
+    private void armRevokeTimerLocked(Leadership l) {
+        if (l.revokeTimer != null) l.revokeTimer.cancel(false);
+        try {
+            l.revokeTimer = scheduler.schedule(() -> onRevokeTimer(l), l.revokeAt - System.nanoTime(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // closing: close() revokes
+        }
+    }
+
+    private void onRevokeTimer(Leadership l) {
+        synchronized (lock) {
+            if (l.ended) return;
+            if (System.nanoTime() - l.revokeAt < 0) {      // renewed meanwhile
+                armRevokeTimerLocked(l);
+                return;
+            }
+        }
+        revoke(l, "validity would run out before a renewal got through", true);
+    }
+
+    /**
+     * Ends the term once (isLeader turns false, onRevoked is queued), then releases its lease (token-checked), on
+     * this thread when {@code releaseHere}, else on the election's scheduler. Idempotent.
+     */
+    private void revoke(Leadership l, String reason, boolean releaseHere) {
+        synchronized (lock) {
+            if (l.ended || crashed) return;
+            endLocked(l);
+            dispatch(revokedListeners, l.term, "onRevoked");
+        }
+        log.info("{}: revoked as leader of '{}', epoch {}: {}", instanceId, resource, l.term.epoch(), reason);
+        if (!releaseHere) {
+            try {
+                scheduler.execute(l.lease::release);
+                return;
+            } catch (RejectedExecutionException e) {
+                // closing: release here
+            }
+        }
+        l.lease.release();
+    }
+
+    private void endLocked(Leadership l) {
+        l.ended = true;
+        if (l.revokeTimer != null) l.revokeTimer.cancel(false);
+        if (leadership == l) leadership = null;
+        if (current == l) current = null;
+        transitionListener.transition(l.term, false, Math.min(System.nanoTime(), l.revokeAt));   // after the flip
+    }
+
+    private void dispatch(List<Consumer<Term>> listeners, Term term, String what) {
+        if (listeners.isEmpty()) return;
+        List<Consumer<Term>> snapshot = List.copyOf(listeners);
+        try {
+            callbacks.execute(() -> {
+                for (Consumer<Term> c : snapshot) {
+                    try {
+                        c.accept(term);
+                    } catch (VirtualMachineError e) {
+                        throw e;
+                    } catch (Throwable e) {
+                        log.warn("{}: {} callback for '{}' epoch {} threw", instanceId, what, resource, term.epoch(), e);
+                    }
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            log.warn("{}: {} callback for '{}' epoch {} not run: election closed", instanceId, what, resource,
+                    term.epoch());
+        }
+    }
+
+    // ---------------------------------------------------------------- plumbing
+
+    private static void awaitQuietly(ExecutorService executor, long nanos) {
+        try {
+            executor.awaitTermination(nanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static ThreadFactory daemon(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    private static String defaultInstanceId() {
+        String host = System.getenv("HOSTNAME");
+        if (host == null || host.isBlank()) {
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (Exception e) {
+                host = "unknown-host";
+            }
+        }
+        return host + "-" + String.format("%08x", ThreadLocalRandom.current().nextInt());
+    }
+
+    /**
+     * Mutable, reusable builder; {@link #build()} validates and returns a new, not yet started election. Not
+     * thread-safe.
+     */
+    public static final class Builder {
+        private final Redlock redlock;
+        private final String resource;
+        private String instanceId;
+        private Duration leaseTtl = DEFAULT_LEASE_TTL;
+        private Duration renewInterval;
+
+        private Builder(Redlock redlock, String resource) {
+            this.redlock = redlock;
+            this.resource = resource;
+        }
+
+        /** This instance's id, reported in {@link Term}s and logs; default: host name + random suffix. 1..256 characters. */
+        public Builder instanceId(String instanceId) {
+            this.instanceId = instanceId;
+            return this;
+        }
+
+        /**
+         * TTL of the leader's lease; default 15 s. A crashed leader is replaced after about
+         * {@code leaseTtl + renewInterval}. Must be at least three node timeouts plus the drift allowance (one round
+         * to acquire, one to write the fencing token, one as the revocation margin), and at most the Redlock's
+         * {@code restartQuarantine} when that is on.
+         */
+        public Builder leaseTtl(Duration leaseTtl) {
+            this.leaseTtl = leaseTtl;
+            return this;
+        }
+
+        /**
+         * How often the leader renews its lease and a follower polls for it; default {@code leaseTtl / 3}. Must be
+         * in (0, leaseTtl). Followers notice a free lease within about one interval.
+         */
+        public Builder renewInterval(Duration renewInterval) {
+            this.renewInterval = renewInterval;
+            return this;
+        }
+
+        /**
+         * Validates and builds. Nothing runs until {@link LeaderElection#start()}.
+         *
+         * @throws IllegalArgumentException naming the field, its value and the allowed range: {@code resource},
+         *                                  {@code instanceId}, {@code leaseTtl}, {@code renewInterval}, or
+         *                                  {@code redlock} when its config has fencing off (the epoch is the
+         *                                  fencing token)
+         */
+        public LeaderElection build() {
+            if (resource == null || resource.isEmpty() || resource.length() > 1024 || resource.startsWith("__")) {
+                throw new IllegalArgumentException("resource must be 1..1024 characters and not start with '__', got "
+                        + (resource == null ? "null" : "'" + resource + "'"));
+            }
+            if (instanceId != null && (instanceId.isBlank() || instanceId.length() > 256)) {
+                throw new IllegalArgumentException("instanceId must be 1..256 characters, not blank, got '" + instanceId + "'");
+            }
+            RedlockConfig cfg = redlock.config();
+            if (!cfg.fencing()) {
+                throw new IllegalArgumentException("redlock must have fencing on (RedlockConfig.fencing(true)): the "
+                        + "election's epoch is the lease's fencing token, got fencing=false");
+            }
+            Duration min = minLeaseTtl(cfg);
+            Duration max = cfg.restartQuarantine().isZero() ? Duration.ofHours(24) : cfg.restartQuarantine();
+            if (leaseTtl == null || leaseTtl.compareTo(min) < 0 || leaseTtl.compareTo(max) > 0) {
+                throw new IllegalArgumentException("leaseTtl must be in [" + human(min) + ", " + human(max)
+                        + "] (at least 3 x nodeTimeout plus the drift allowance; at most "
+                        + (cfg.restartQuarantine().isZero() ? "24h" : "restartQuarantine") + "), got "
+                        + (leaseTtl == null ? "null" : human(leaseTtl)));
+            }
+            if (renewInterval != null && (renewInterval.isNegative() || renewInterval.isZero()
+                    || renewInterval.compareTo(leaseTtl) >= 0)) {
+                throw new IllegalArgumentException("renewInterval must be in (0, leaseTtl=" + human(leaseTtl)
+                        + "), got " + human(renewInterval));
+            }
+            return new LeaderElection(this, instanceId != null ? instanceId : defaultInstanceId());
+        }
+
+        /** Smallest TTL whose validity ({@code ttl*(1-driftFactor) - fixedDrift}) covers three node timeouts. */
+        private static Duration minLeaseTtl(RedlockConfig cfg) {
+            double need = 3.0 * cfg.nodeTimeout().toNanos() + cfg.fixedDrift().toNanos();
+            long nanos = (long) Math.ceil(need / (1.0 - cfg.driftFactor()));
+            return Duration.ofMillis(TimeUnit.NANOSECONDS.toMillis(nanos) + (nanos % 1_000_000 == 0 ? 0 : 1));
+        }
+
+        private static String human(Duration d) {
+            long ms = d.toMillis();
+            if (d.toNanos() % 1_000_000 != 0) return d.toNanos() + "ns";
+            if (ms % 1000 == 0 && ms > 0) return ms / 1000 + "s";
+            return ms + "ms";
+        }
+    }
+}
