@@ -216,6 +216,7 @@ final class HeldLease implements Lease {
         if (!state.compareAndSet(State.HELD, State.LOST)) return;
         lostReason = reason;
         cancelTimers();
+        ctx.live().remove(this);
         log.debug("lease on '{}' lost: {}", resource, reason);
         for (Runnable l : lostListeners) runListener(l);
         ctx.release(resource, owner, ctx.allNodes());

@@ -53,8 +53,8 @@ final class NodeClient {
                 .setClientName("redlock");
         c.setTcpNoDelay(true);
         c.setTcpKeepAlive(true);
-        if (address.username() != null) s.setUsername(address.username());
-        if (address.password() != null) s.setPassword(address.password());
+        if (address.username() != null) c.setUsername(address.username());
+        if (address.password() != null) c.setPassword(address.password());
         return new NodeClient(index, address.redacted(), Redisson.create(c), true);
     }
 
