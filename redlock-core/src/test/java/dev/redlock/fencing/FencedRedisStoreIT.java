@@ -205,8 +205,8 @@ class FencedRedisStoreIT {
             go.countDown();
             int total = 0;
             for (Future<Integer> f : applied) total += f.get(60, TimeUnit.SECONDS);
-            assertTrue(total >= 1 && total < writers * writesEach, "applied " + total);
             assertEquals(Optional.of(new FencedValue("v" + max, max)), store.read("race"));
+            assertTrue(total >= 1 && total < writers * writesEach, "applied " + total);
         } finally {
             pool.shutdownNow();
             assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));

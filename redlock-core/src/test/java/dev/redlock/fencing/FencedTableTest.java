@@ -286,8 +286,8 @@ class FencedTableTest {
             start.countDown();
             int total = 0;
             for (Future<Integer> f : applied) total += f.get(60, TimeUnit.SECONDS);
-            assertTrue(total >= 1);
             assertRow("job-1", "v" + max, max);
+            assertTrue(total >= 1);
         } finally {
             pool.shutdownNow();
             assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
