@@ -33,13 +33,15 @@ import org.redisson.client.codec.StringCodec;
  * {@code lesson:<id>:} prefix and are deleted at the end, so the lesson is safe on a shared server.
  *
  * <p>Run: {@code mvn -q -B exec:java -pl redlock-examples -Dexec.mainClass=dev.redlock.examples.lesson.LeaderHeartbeatLesson
- * [-Dexec.args="--nodes redis://host:port"]} (about 5 s). Tested by {@code LeaderHeartbeatLessonTest}.
+ * [-Dexec.args="--nodes redis://host:port"]} (about 7 s). Tested by {@code LeaderHeartbeatLessonTest}.
  */
 public final class LeaderHeartbeatLesson {
     /** The TTL process B meant to set with EXPIRE, and the TTL of the atomic SET (seconds, as in the seed). */
     public static final int TTL_SECONDS = 1;
-    /** The lease of the heartbeat part; heartbeats every third of it. */
-    public static final long LEASE_MS = 450;
+    /** The lease of leader C in the heartbeat part; heartbeats every third of it. */
+    public static final long LEASE_MS = 600;
+    /** The lease of the next leader D: long enough that the lesson's checks on D's key cannot race its expiry. */
+    public static final long NEXT_LEASE_MS = 10_000;
 
     private static final String ONE_COMMAND = "return redis.call(ARGV[1], KEYS[1], unpack(ARGV, 2))";
     /** Extends the key only while it holds the caller's token: 1 extended, 0 not ours (any more). */
@@ -75,7 +77,7 @@ public final class LeaderHeartbeatLesson {
                             long waitedMs) {
         /** The key had a TTL at once, expired on its own, and someone else could take it. */
         public boolean selfHealing() {
-            return "OK".equals(setReply) && ttlRightAfter > 0 && existsAfterWait == 0 && "OK".equals(otherSetAfterWait);
+            return "OK".equals(setReply) && ttlRightAfter != -1 && existsAfterWait == 0 && "OK".equals(otherSetAfterWait);
         }
     }
 
@@ -93,7 +95,7 @@ public final class LeaderHeartbeatLesson {
 
         /** The plain PEXPIRE heartbeat extended a lease the old leader no longer owned. */
         public boolean naiveExtendedSomeoneElses() {
-            return naiveBeatReply == 1 && newLeaderPttlAfterNaiveBeat > LEASE_MS;
+            return naiveBeatReply == 1 && newLeaderPttlAfterNaiveBeat > NEXT_LEASE_MS;
         }
     }
 
@@ -187,7 +189,7 @@ public final class LeaderHeartbeatLesson {
         System.out.println("   C stalls (GC pause): no heartbeats");
         Thread.sleep(LEASE_MS + 300);
         long exists = asLong(cmd("ops", "EXISTS", key));
-        String dSet = asString(cmd("D", "SET", key, tokenD, "NX", "PX", lease));
+        String dSet = asString(cmd("D", "SET", key, tokenD, "NX", "PX", Long.toString(NEXT_LEASE_MS)));
         long pttlBefore = asLong(cmd("ops", "PTTL", key));
         long stale = asLong(eval("C (late)", TOKEN_CHECKED_EXTEND, key, tokenC, lease));
         long pttlAfterStale = asLong(cmd("ops", "PTTL", key));
@@ -198,7 +200,7 @@ public final class LeaderHeartbeatLesson {
         System.out.println("   the seed's naive heartbeat (PEXPIRE without a token check), sent late by C:");
         long naive = asLong(cmd("C (late)", "PEXPIRE", key, "60000"));
         long pttlAfterNaive = asLong(cmd("ops", "PTTL", key));
-        System.out.println("   C just extended D's lease to a minute: if D dies now, nobody leads for a minute");
+        System.out.println("   C just stretched D's lease from " + NEXT_LEASE_MS / 1000 + " s to a minute: if D dies now, nobody leads for a minute");
         return new Heartbeats(beats.get(), ledFor, still, exists, dSet, stale, pttlBefore, pttlAfterStale,
                 staleRelease, dKept, naive, pttlAfterNaive);
     }

@@ -177,7 +177,7 @@ public final class FencedJobWorkerExample {
 
     private static Outcome experiment(Redlock workerA, Redlock workerB, Connection dbA, Connection dbB,
                                       ResultStore store, Connection admin) throws Exception {
-        CountDownLatch aHolds = new CountDownLatch(1);
+        CompletableFuture<Void> aHolds = new CompletableFuture<>();
         CountDownLatch bWrote = new CountDownLatch(1);
         ExecutorService threadA = Executors.newSingleThreadExecutor(r -> new Thread(r, "worker-A"));
         try {
@@ -188,13 +188,13 @@ public final class FencedJobWorkerExample {
     }
 
     private static Outcome experiment(Redlock workerA, Redlock workerB, Connection dbA, Connection dbB,
-                                      ResultStore store, Connection admin, CountDownLatch aHolds,
+                                      ResultStore store, Connection admin, CompletableFuture<Void> aHolds,
                                       CountDownLatch bWrote, ExecutorService threadA) throws Exception {
         long t0 = System.nanoTime();
         CompletableFuture<long[]> a = CompletableFuture.supplyAsync(() -> {
             try (Lease lease = workerA.acquire("job:" + JOB_ID, LEASE_A)) {
                 log(t0, "A acquired the lease, token " + lease.fencingToken() + ", ttl " + LEASE_A.toMillis() + " ms");
-                aHolds.countDown();
+                aHolds.complete(null);
                 String result = Outcome.RESULT_A;
                 lease.checkValid();   // passes: A is still within its validity here...
                 boolean validBefore = lease.isValid();
@@ -208,11 +208,10 @@ public final class FencedJobWorkerExample {
                 boolean applied = store.write(dbA, JOB_ID, result, lease.fencingToken());
                 return new long[] {lease.fencingToken(), validBefore ? 1 : 0, validAtWrite ? 1 : 0, applied ? 1 : 0};
             } catch (Exception e) {
-                aHolds.countDown();
                 throw new IllegalStateException("worker A failed", e);
             }
         }, threadA);
-        if (!aHolds.await(30, TimeUnit.SECONDS)) throw new IllegalStateException("A never acquired");
+        CompletableFuture.anyOf(aHolds, a).get(30, TimeUnit.SECONDS);   // A holds the lease, or A failed (throws)
         long tokenB;
         boolean bApplied;
         long bAcquiredAfter;

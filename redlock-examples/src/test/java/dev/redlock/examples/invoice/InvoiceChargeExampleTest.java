@@ -16,6 +16,8 @@ import dev.redlock.testkit.RedisCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -186,7 +188,7 @@ class InvoiceChargeExampleTest {
      */
     private ChargeResult[] stalledChargerRace(Ledger l) throws Exception {
         CountDownLatch firstLost = new CountDownLatch(1);
-        CountDownLatch healed = new CountDownLatch(1);
+        CompletableFuture<Void> healed = new CompletableFuture<>();
         CountDownLatch secondDone = new CountDownLatch(1);
         Step stall = (id, lease) -> {
             lease.onLost(firstLost::countDown);
@@ -195,15 +197,21 @@ class InvoiceChargeExampleTest {
                 assertTrue(firstLost.await(10, TimeUnit.SECONDS), "lease lost");
             } finally {
                 cluster.heal();
-                healed.countDown();
+                healed.complete(null);
             }
             assertTrue(secondDone.await(30, TimeUnit.SECONDS));
         };
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (Redlock other = Redlock.create(config)) {
             InvoiceCharger first = new InvoiceCharger(redlock, l, InvoiceChargeExample.LEASE_TTL, Step.NONE, stall, true);
-            Future<ChargeResult> f1 = pool.submit(() -> first.charge("46", 700));
-            assertTrue(healed.await(15, TimeUnit.SECONDS));
+            CompletableFuture<ChargeResult> f1 = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return first.charge("46", 700);
+                } catch (Exception e) {
+                    throw new CompletionException(e);
+                }
+            }, pool);
+            CompletableFuture.anyOf(healed, f1).get(30, TimeUnit.SECONDS);   // throws if charger 1 failed first
             assertEquals(0, firstLost.getCount(), "charger 1's lease was lost");
             ChargeResult second;
             try {
