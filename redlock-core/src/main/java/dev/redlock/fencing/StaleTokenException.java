@@ -1,0 +1,41 @@
+package dev.redlock.fencing;
+
+import dev.redlock.RedlockException;
+
+/**
+ * Thrown by {@link FencedWriteResult#orThrow()} when a fenced write was rejected because the stored fence was
+ * already greater than or equal to the presented token: the writer's lease was superseded (or its token repeated),
+ * and whatever it computed must be discarded, not retried with the same token.
+ *
+ * <p>Nothing was written. To try again, acquire a new lease and redo the work with its token.
+ */
+public class StaleTokenException extends RedlockException {
+    private static final long serialVersionUID = 1L;
+
+    private final String target;
+    private final long token;
+    private final long currentFence;
+
+    public StaleTokenException(String target, long token, long currentFence) {
+        super("stale fencing token " + token + " rejected by " + target + ": stored fence is " + currentFence
+                + " (a token must be strictly greater)");
+        this.target = target;
+        this.token = token;
+        this.currentFence = currentFence;
+    }
+
+    /** What was written to: {@code "jobs[id=job-1]"} or {@code "redis key job:1"}. */
+    public String target() {
+        return target;
+    }
+
+    /** The rejected token. */
+    public long token() {
+        return token;
+    }
+
+    /** The stored fence read right after the rejection; {@code >= token()}. */
+    public long currentFence() {
+        return currentFence;
+    }
+}
