@@ -210,7 +210,9 @@ public final class Redlock implements AutoCloseable {
     /**
      * Marks every node whose memory marker is missing as brand-new ("never granted a lock"), so the amnesia guard
      * does not quarantine a fresh deployment. Call it once when the nodes are first deployed, never after a node
-     * restart: on a node that lost its memory it would switch the guard off for that node. Equivalent by hand:
+     * restart: on a node that lost its memory it would switch the guard off for that node. Call it before the first
+     * acquire: the first acquire on an unmarked node records "memory began now", after which this method leaves the
+     * node alone and it serves only once its quarantine has passed. Equivalent by hand:
      * {@code SET <keyPrefix>__node 0 NX} on each node.
      *
      * @return how many nodes were newly marked (nodes that already had a marker are left alone)
