@@ -50,6 +50,12 @@ public final class History {
         endNanos = now();
     }
 
+    /** Sets the measured span explicitly (hand-built histories in tests). */
+    public synchronized void span(long startNanos, long endNanos) {
+        this.startNanos = startNanos;
+        this.endNanos = endNanos;
+    }
+
     public synchronized long startNanos() {
         return startNanos;
     }

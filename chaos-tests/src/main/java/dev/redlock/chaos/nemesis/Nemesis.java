@@ -64,7 +64,7 @@ public final class Nemesis implements AutoCloseable {
         long start = History.now();
         for (Proxy p : ps) io(p::disable);
         return open("cut", "proxies " + set + " of nodes " + Arrays.toString(nodes) + " disabled", nodes,
-                List.of(), true, start, () -> {
+                clientsOf(set), isMain(set), start, () -> {
                     for (Proxy p : ps) p.enable();
                 });
     }
@@ -83,7 +83,7 @@ public final class Nemesis implements AutoCloseable {
                     .setJitter(jitter.toMillis())));
         }
         return open("latency", set + " " + dir.name().toLowerCase() + " " + latency.toMillis() + "ms ±"
-                + jitter.toMillis() + "ms", nodes, List.of(), false, start, () -> removeAll(toxics));
+                + jitter.toMillis() + "ms", nodes, clientsOf(set), false, start, () -> removeAll(toxics));
     }
 
     /** Per-node upstream latency in one proxy set: {@code latencies[i]} for node i (0 = none). */
@@ -114,8 +114,8 @@ public final class Nemesis implements AutoCloseable {
             toxics.add(io(() -> p.toxics().timeout(toxicName("blackhole-up"), ToxicDirection.UPSTREAM, 0)));
             toxics.add(io(() -> p.toxics().timeout(toxicName("blackhole-down"), ToxicDirection.DOWNSTREAM, 0)));
         }
-        return open("blackhole", set + " timeout toxic (0 = never closes) both ways", nodes, List.of(), true, start,
-                () -> removeAll(toxics));
+        return open("blackhole", set + " timeout toxic (0 = never closes) both ways", nodes, clientsOf(set),
+                isMain(set), start, () -> removeAll(toxics));
     }
 
     /** reset_peer toxic: each connection is reset (TCP RST) on its first data. */
@@ -125,8 +125,8 @@ public final class Nemesis implements AutoCloseable {
         for (Proxy p : proxies(set, nodes)) {
             toxics.add(io(() -> p.toxics().resetPeer(toxicName("reset-peer"), ToxicDirection.UPSTREAM, 0)));
         }
-        return open("reset-peer", set + " reset_peer toxic, connections reset on first data", nodes, List.of(), true,
-                start, () -> removeAll(toxics));
+        return open("reset-peer", set + " reset_peer toxic, connections reset on first data", nodes,
+                clientsOf(set), isMain(set), start, () -> removeAll(toxics));
     }
 
     // ---- processes ----
@@ -334,6 +334,16 @@ public final class Nemesis implements AutoCloseable {
             long pttl = Long.parseLong(n.command("PTTL", k));
             if (pttl > 0) n.command("PEXPIRE", k, Long.toString(newTtl.applyAsLong(pttl)));
         }
+    }
+
+    /** A fault on the main proxy set hits every client; on a client's own set ("c3"), only that client. */
+    private static boolean isMain(String set) {
+        return set.equals(ChaosCluster.MAIN);
+    }
+
+    private static List<Integer> clientsOf(String set) {
+        if (set.matches("c\\d+")) return List.of(Integer.parseInt(set.substring(1)));
+        return List.of();
     }
 
     private List<Proxy> proxies(String set, int... nodes) {

@@ -96,13 +96,9 @@ final class Scripts {
         for (int round = 0; round < ctx.settings().rounds(); round++) {
             int v = rnd.nextInt(ctx.settings().nodes());
             int[] others = pickOthers(rnd, ctx.settings().nodes(), v, ctx.settings().nodes() - ctx.settings().quorum());
-            Held ha;
-            try (FaultHandle cut = nem.cut(others)) {
-                ha = must(ctx.acquireWithin(a, SETUP), "A could not acquire on the majority");
-            }
+            Held ha = acquireOnMajority(ctx, a, others);
             ctx.history().note("round " + round + ": A holds on " + ctx.lockValues() + "; victim node " + v
                     + ", others " + Arrays.toString(others));
-            for (int o : others) ctx.cluster().awaitReachable(ChaosCluster.MAIN, o, SETUP);
             Reads ra = a.read();
             FaultHandle down = null;
             if (restart == Restart.IMMEDIATE) {
@@ -163,11 +159,7 @@ final class Scripts {
         int v = ctx.settings().clockNode();
         for (int round = 0; round < ctx.settings().rounds(); round++) {
             int[] others = pickOthers(rnd, ctx.settings().nodes(), v, ctx.settings().nodes() - ctx.settings().quorum());
-            Held ha;
-            try (FaultHandle cut = nem.cut(others)) {
-                ha = must(ctx.acquireWithin(a, SETUP), "A could not acquire on the majority");
-            }
-            for (int o : others) ctx.cluster().awaitReachable(ChaosCluster.MAIN, o, SETUP);
+            Held ha = acquireOnMajority(ctx, a, others);
             Reads ra = a.read();
             Optional<Held> hb;
             try (FaultHandle jump = nem.clockJump(v, ctx.ttl().plusMillis(100))) {
@@ -198,11 +190,7 @@ final class Scripts {
         try (FaultHandle fast = nem.fastClock(v, rate)) {
             for (int round = 0; round < ctx.settings().rounds(); round++) {
                 int[] others = pickOthers(rnd, ctx.settings().nodes(), v, ctx.settings().nodes() - ctx.settings().quorum());
-                Held ha;
-                try (FaultHandle cut = nem.cut(others)) {
-                    ha = must(ctx.acquireWithin(a, SETUP), "A could not acquire on the majority");
-                }
-                for (int o : others) ctx.cluster().awaitReachable(ChaosCluster.MAIN, o, SETUP);
+                Held ha = acquireOnMajority(ctx, a, others);
                 if (ha.lease().isValid()) a.write(ha, a.read());
                 Optional<Held> hb = b.acquire(ctx.ttl(), History.now() + ctx.ttl().multipliedBy(4).toNanos(),
                         new Random(rnd.nextLong()), Duration.ofMillis(2), Duration.ofMillis(1));
@@ -499,6 +487,34 @@ final class Scripts {
     }
 
     // ---- helpers ----
+
+    /**
+     * A acquires while partitioned from {@code others} (a black hole on A's own proxies to them: its requests there
+     * are dropped, never delivered late), so it holds on exactly the other nodes; then the partition heals.
+     *
+     * @throws IllegalStateException when A's key did not end up on exactly the majority
+     */
+    static Held acquireOnMajority(ScenarioContext ctx, WorkloadClient a, int[] others) {
+        String set = "c" + a.id();
+        Held ha;
+        try (FaultHandle hole = ctx.nemesis().blackhole(set, others)) {
+            ha = must(ctx.acquireWithin(a, SETUP), "A could not acquire on the majority");
+        }
+        List<String> values = ctx.lockValues();
+        String owner = null;
+        for (int i = 0; i < values.size(); i++) {
+            int node = i;
+            boolean other = Arrays.stream(others).anyMatch(o -> o == node);
+            String val = values.get(i);
+            if (other ? !val.isEmpty() : val.isEmpty() || (owner != null && !owner.equals(val))) {
+                throw new IllegalStateException("scenario set-up failed: A's key should be on every node but "
+                        + Arrays.toString(others) + ", found " + values);
+            }
+            if (!other) owner = val;
+        }
+        for (int o : others) ctx.cluster().awaitReachable(set, o, SETUP);
+        return ha;
+    }
 
     /**
      * B hammers the lock (4 x TTL at most); once it holds: reads, writes, counts {@code wrote} down, waits for

@@ -8,6 +8,7 @@ final class ScenarioAssert {
 
     static ScenarioResult runAndAssert(String id) {
         ScenarioResult r = ScenarioRunner.run(Scenarios.byId(id));
+        System.out.println(r.describe()); // lands in target/surefire-reports/*-output.txt
         assertTrue(r.passed(), () -> r.describe());
         return r;
     }
