@@ -20,7 +20,7 @@ public final class FaultHandle implements AutoCloseable {
     }
 
     private final Nemesis owner;
-    private final History history;
+    private final History history; // null: a skipped fault, no window
     private final String kind;
     private final String description;
     private final List<Integer> nodes;
@@ -69,7 +69,9 @@ public final class FaultHandle implements AutoCloseable {
             failure = e instanceof RuntimeException r ? r : new IllegalStateException("healing " + kind + " failed", e);
             log.warn("healing {} ({}) failed", kind, description, e);
         } finally {
-            history.fault(new FaultWindow(start, History.now(), kind, description, nodes, clients, unavailable));
+            if (history != null) {
+                history.fault(new FaultWindow(start, History.now(), kind, description, nodes, clients, unavailable));
+            }
             owner.forget(this);
         }
         if (failure != null) throw failure;

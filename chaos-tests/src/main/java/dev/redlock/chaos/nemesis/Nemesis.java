@@ -40,6 +40,7 @@ public final class Nemesis implements AutoCloseable {
     private final ClockMode clockMode;
     private final String keyPrefix;
     private final Set<FaultHandle> open = new LinkedHashSet<>();
+    private final Set<String> skip;
 
     /**
      * @param keyPrefix the clients' key prefix: the clock simulation shortens the TTL of lock keys under it
@@ -50,6 +51,30 @@ public final class Nemesis implements AutoCloseable {
         this.resource = resource;
         this.clockMode = clockMode;
         this.keyPrefix = keyPrefix;
+        this.skip = Set.copyOf(Arrays.stream(System.getProperty(SKIP_PROPERTY, "").split(","))
+                .map(String::trim).filter(k -> !k.isEmpty()).toList());
+    }
+
+    /**
+     * System property listing fault kinds to leave out, comma-separated ({@code kill,clock-jump,client-stall,...}):
+     * the nemesis then only notes the fault in the history. For twin runs: a "violation expected" scenario must
+     * turn red without its fault.
+     */
+    public static final String SKIP_PROPERTY = "chaos.nemesis.skip";
+
+    /** The fault kinds this nemesis leaves out ({@link #SKIP_PROPERTY}). */
+    public Set<String> skipped() {
+        return skip;
+    }
+
+    private boolean skipping(String kind, String what) {
+        if (!skip.contains(kind)) return false;
+        history.note("fault SKIPPED (" + SKIP_PROPERTY + "): " + kind + " " + what);
+        return true;
+    }
+
+    private FaultHandle noop(String kind, String what) {
+        return new FaultHandle(this, null, kind, "skipped: " + what, List.of(), List.of(), false, History.now(), () -> { });
     }
 
     public ClockMode clockMode() {
@@ -60,6 +85,7 @@ public final class Nemesis implements AutoCloseable {
 
     /** Cuts nodes off from the clients of a proxy set: their proxies are disabled (connections closed, refused). */
     public FaultHandle cut(String set, int... nodes) {
+        if (skipping("cut", set + " " + Arrays.toString(nodes))) return noop("cut", Arrays.toString(nodes));
         List<Proxy> ps = proxies(set, nodes);
         long start = History.now();
         for (Proxy p : ps) io(p::disable);
@@ -76,6 +102,7 @@ public final class Nemesis implements AutoCloseable {
 
     /** Latency toxic ({@code latency ± jitter} ms per chunk) on the given direction of the nodes' proxies. */
     public FaultHandle latency(String set, ToxicDirection dir, Duration latency, Duration jitter, int... nodes) {
+        if (skipping("latency", set + " " + latency.toMillis() + "ms")) return noop("latency", set);
         List<Toxic> toxics = new ArrayList<>();
         long start = History.now();
         for (Proxy p : proxies(set, nodes)) {
@@ -88,6 +115,7 @@ public final class Nemesis implements AutoCloseable {
 
     /** Per-node upstream latency in one proxy set: {@code latencies[i]} for node i (0 = none). */
     public FaultHandle staggeredLatency(String set, ToxicDirection dir, long[] latenciesMs, int client) {
+        if (skipping("latency", set + " " + Arrays.toString(latenciesMs))) return noop("latency", set);
         List<Toxic> toxics = new ArrayList<>();
         List<Integer> nodes = new ArrayList<>();
         long start = History.now();
@@ -108,6 +136,7 @@ public final class Nemesis implements AutoCloseable {
      * (commands time out instead of failing fast). Healing removes the toxics, which closes those connections.
      */
     public FaultHandle blackhole(String set, int... nodes) {
+        if (skipping("blackhole", set + " " + Arrays.toString(nodes))) return noop("blackhole", set);
         List<Toxic> toxics = new ArrayList<>();
         long start = History.now();
         for (Proxy p : proxies(set, nodes)) {
@@ -120,6 +149,7 @@ public final class Nemesis implements AutoCloseable {
 
     /** reset_peer toxic: each connection is reset (TCP RST) on its first data. */
     public FaultHandle resetPeer(String set, int... nodes) {
+        if (skipping("reset-peer", set + " " + Arrays.toString(nodes))) return noop("reset-peer", set);
         List<Toxic> toxics = new ArrayList<>();
         long start = History.now();
         for (Proxy p : proxies(set, nodes)) {
@@ -133,6 +163,7 @@ public final class Nemesis implements AutoCloseable {
 
     /** kill -9 now; healing restarts the node (so a delayed restart is: kill, wait, close). */
     public FaultHandle kill(int node) {
+        if (skipping("kill", "node " + node)) return noop("kill", "node " + node);
         ServerProcess n = cluster.node(node);
         long start = History.now();
         n.kill();
@@ -149,6 +180,7 @@ public final class Nemesis implements AutoCloseable {
 
     /** SIGSTOP; healing sends SIGCONT. */
     public FaultHandle pause(int node) {
+        if (skipping("pause", "node " + node)) return noop("pause", "node " + node);
         ServerProcess n = cluster.node(node);
         long start = History.now();
         n.pause();
@@ -164,6 +196,7 @@ public final class Nemesis implements AutoCloseable {
      * expiries. Healing does nothing to the node (a clock that jumped stays jumped) and closes the window.
      */
     public FaultHandle clockJump(int node, Duration jump) {
+        if (skipping("clock-jump", "node " + node)) return noop("clock-jump", "node " + node);
         long start = History.now();
         if (clockMode == ClockMode.FAKETIME) {
             ((FaketimeServer) cluster.node(node)).jump(jump);
@@ -179,6 +212,7 @@ public final class Nemesis implements AutoCloseable {
      * gives every new lock key on that node the TTL it would have on a fast clock ({@code pttl / (1 + rate)}).
      */
     public FaultHandle fastClock(int node, double rate) {
+        if (skipping("fast-clock", "node " + node)) return noop("fast-clock", "node " + node);
         long start = History.now();
         if (clockMode == ClockMode.FAKETIME) {
             FaketimeServer f = (FaketimeServer) cluster.node(node);
@@ -221,6 +255,7 @@ public final class Nemesis implements AutoCloseable {
 
     /** The calling client thread stops for {@code d} (a GC pause); recorded as a client-stall window. */
     public void stallClient(int client, Duration d) {
+        if (skipping("client-stall", "client " + client)) return;
         long start = History.now();
         try {
             Thread.sleep(d.toMillis());
@@ -237,6 +272,7 @@ public final class Nemesis implements AutoCloseable {
      * holds (at most {@code max}): forces "the pause ends after X happened".
      */
     public void stallClient(int client, Duration min, BooleanSupplier until, Duration max) {
+        if (skipping("client-stall", "client " + client)) return;
         long start = History.now();
         try {
             holdFor(start, min, until, max);
@@ -249,6 +285,7 @@ public final class Nemesis implements AutoCloseable {
 
     /** Every write {@code client} issues lands {@code d} later (latency on its path to the resource). */
     public FaultHandle resourceLatency(int client, Duration d) {
+        if (skipping("resource-latency", "client " + client)) return noop("resource-latency", "client " + client);
         long start = History.now();
         resource.setPathLatency(client, d);
         return open("resource-latency", "client " + client + " writes delayed " + d.toMillis() + "ms in transit",
@@ -260,6 +297,7 @@ public final class Nemesis implements AutoCloseable {
      * most {@code max}) before it lands.
      */
     public FaultHandle resourceLatency(int client, Duration min, BooleanSupplier until, Duration max) {
+        if (skipping("resource-latency", "client " + client)) return noop("resource-latency", "client " + client);
         long start = History.now();
         resource.setPathDelay(client, () -> holdFor(History.now(), min, until, max));
         return open("resource-latency", "client " + client + " writes held in transit >= " + min.toMillis() + "ms",

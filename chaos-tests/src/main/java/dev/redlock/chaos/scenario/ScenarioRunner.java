@@ -82,6 +82,9 @@ public final class ScenarioRunner {
             if (clockMode[0].startsWith("faketime")) mode = ClockMode.FAKETIME;
             Resource resource = new Resource(history);
             nemesis = new Nemesis(cluster, history, resource, mode, KEY_PREFIX);
+            if (!nemesis.skipped().isEmpty()) {
+                System.out.println("[chaos] nemesis leaves out " + nemesis.skipped() + " (" + Nemesis.SKIP_PROPERTY + ")");
+            }
             for (int i = 0; i < st.clients(); i++) {
                 String set = st.ownProxies().contains(i) ? "c" + i : ChaosCluster.MAIN;
                 clients.add(new WorkloadClient(i, config(st, cluster.uris(set)), history, resource, LOCK_NAME));
