@@ -187,7 +187,11 @@ public final class ChaosCli implements Runnable {
             }, "toxiproxy-server-stop"));
             System.out.println("toxiproxy-compatible server listening on " + host + ":" + server.port()
                     + " (API " + server.url() + "); Ctrl-C to stop");
-            stopped.await();
+            try {
+                stopped.await();
+            } finally {
+                server.close();   // also when the waiting thread is interrupted (idempotent)
+            }
             return 0;
         }
     }
