@@ -39,6 +39,7 @@ public final class FaketimeServer implements ServerProcess {
     private volatile boolean paused;
     private double offsetSeconds;
     private double rate = 1.0;
+    private volatile long startedNanos;
 
     private FaketimeServer(Path lib, int port, boolean aof, Path dir) {
         this.lib = lib;
@@ -85,8 +86,14 @@ public final class FaketimeServer implements ServerProcess {
         writeControl();
     }
 
-    /** Sets the clock's rate (1.0 = real time). */
+    /**
+     * Sets the clock's rate (1.0 = real time) from now on, without a jump. libfaketime applies the rate to the time
+     * elapsed since the process started, so the offset is moved back by {@code elapsed * (new - old rate)} to keep
+     * the node's clock continuous.
+     */
     public synchronized void rate(double r) {
+        double elapsed = (System.nanoTime() - startedNanos) / 1e9;
+        offsetSeconds -= elapsed * (r - rate);
         rate = r;
         writeControl();
     }
@@ -114,6 +121,8 @@ public final class FaketimeServer implements ServerProcess {
         pb.environment().put("FAKETIME_TIMESTAMP_FILE", control.toString());
         pb.environment().put("FAKETIME_NO_CACHE", "1");
         pb.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+        writeControl();
+        startedNanos = System.nanoTime();
         Process p = pb.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < deadline) {

@@ -76,7 +76,7 @@ public final class Scenarios {
                     Scripts::extensionMinority),
             new Scenario("12", "stale release", "stale holder releases after another client acquired",
                     Expectation.SAFE,
-                    Settings.defaults().withTtl(ms(300)).withClients(3),
+                    Settings.defaults().withTtl(ms(500)).withClients(3),
                     Scripts::staleRelease),
             new Scenario("13", "paused node", "one node, then another, SIGSTOPped for 2 x TTL under a workload",
                     Expectation.SAFE,

@@ -69,8 +69,9 @@ final class Scripts {
         ScenarioContext.join(load, total.plus(Duration.ofSeconds(20)));
         long margin = ctx.settings().nodeTimeout().toNanos() + Duration.ofMillis(50).toNanos();
         long okTwo = ctx.acquiresOkInvokedBetween(twoStart + margin, threeStart);
-        long okThree = ctx.acquiresOkInvokedBetween(threeStart + margin, threeEnd);
-        long triedThree = ctx.acquiresInvokedBetween(threeStart + margin, threeEnd);
+        // rounds decided inside the window: invoked after the fault bit, decided (nodeTimeout at most) before healing
+        long okThree = ctx.acquiresOkInvokedBetween(threeStart + margin, threeEnd - margin);
+        long triedThree = ctx.acquiresInvokedBetween(threeStart + margin, threeEnd - margin);
         long okAfter = ctx.acquiresOkInvokedBetween(healed, History.now());
         ctx.check("stays available with 2 of 5 nodes cut", okTwo >= 1, okTwo + " acquires succeeded");
         ctx.check("unavailable with 3 of 5 nodes cut", okThree == 0 && triedThree >= 1,
@@ -316,8 +317,11 @@ final class Scripts {
         }
         ScenarioContext.join(load, total.plus(Duration.ofSeconds(20)));
         long okBefore = ctx.acquiresOkInvokedBetween(baselineStart, start);
-        long ok = ctx.acquiresOkInvokedBetween(start + Duration.ofMillis(20).toNanos(), end);
-        long tried = ctx.acquiresInvokedBetween(start + Duration.ofMillis(20).toNanos(), end);
+        // rounds that ran entirely under the latency: invoked after it was in place, answered before it was removed
+        long from = start + Duration.ofMillis(20).toNanos();
+        long to = end - oneWay.multipliedBy(2).plusMillis(50).toNanos();
+        long ok = ctx.acquiresOkInvokedBetween(from, to);
+        long tried = ctx.acquiresInvokedBetween(from, to);
         ctx.check("acquires succeed without the latency", okBefore >= 1, okBefore + " succeeded");
         ctx.check("acquires fail while the round trip exceeds the TTL", ok == 0 && tried >= 2,
                 ok + " of " + tried + " succeeded");
@@ -368,7 +372,8 @@ final class Scripts {
             Held ha = must(ctx.acquireWithin(a, SETUP), "A could not acquire");
             CountDownLatch bWrote = new CountDownLatch(1);
             CountDownLatch mayRelease = new CountDownLatch(1);
-            CompletableFuture<Optional<Held>> fb = secondHolder(ctx, b, rnd, bWrote, mayRelease);
+            java.util.concurrent.atomic.AtomicReference<Held> bHeld = new java.util.concurrent.atomic.AtomicReference<>();
+            CompletableFuture<Optional<Held>> fb = secondHolder(ctx, b, rnd, bWrote, mayRelease, bHeld);
             ctx.nemesis().stallClient(a.id(), ctx.ttl().plusMillis(20), () -> bWrote.getCount() == 0,
                     Duration.ofSeconds(5));
             List<String> before = ctx.lockValues();
@@ -382,7 +387,12 @@ final class Scripts {
                     held >= ctx.settings().quorum() && survived == held,
                     survived + " of " + held + " keys survived; before " + before + " after " + after);
             Optional<Held> hc = c.tryAcquire(ctx.ttl());
-            ctx.check("round " + round + ": C is refused while B holds", hc.isEmpty(), "");
+            Held hb = bHeld.get();
+            // on a very slow machine B's lease may have run out before C asked: then C may legitimately win
+            boolean bStillValid = hb != null && hc.map(h -> h.acquiredNanos() < hb.deadlineNanos()).orElse(true)
+                    && hb.lease().isValid();
+            ctx.check("round " + round + ": C is refused while B holds", hc.isEmpty() || !bStillValid,
+                    hc.isEmpty() ? "" : "C acquired after B's validity ended (slow machine), not a violation");
             hc.ifPresent(c::release);
             mayRelease.countDown();
             ScenarioContext.join(fb, Duration.ofSeconds(10));
@@ -522,10 +532,17 @@ final class Scripts {
      */
     private static CompletableFuture<Optional<Held>> secondHolder(ScenarioContext ctx, WorkloadClient b, Random rnd,
                                                                   CountDownLatch wrote, CountDownLatch mayRelease) {
+        return secondHolder(ctx, b, rnd, wrote, mayRelease, new java.util.concurrent.atomic.AtomicReference<>());
+    }
+
+    private static CompletableFuture<Optional<Held>> secondHolder(ScenarioContext ctx, WorkloadClient b, Random rnd,
+                                                                  CountDownLatch wrote, CountDownLatch mayRelease,
+                                                                  java.util.concurrent.atomic.AtomicReference<Held> held) {
         Random r = new Random(rnd.nextLong());
         return ctx.async("B", () -> {
             Optional<Held> hb = b.acquire(ctx.ttl(), History.now() + ctx.ttl().multipliedBy(4).toNanos(), r,
                     Duration.ofMillis(5), Duration.ofMillis(3));
+            hb.ifPresent(held::set);
             if (hb.isPresent()) {
                 b.write(hb.get(), b.read());
                 wrote.countDown();
