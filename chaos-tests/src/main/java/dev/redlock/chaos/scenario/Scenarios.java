@@ -84,9 +84,9 @@ public final class Scenarios {
                     Scripts::pausedNode),
             new Scenario("14", "split vote", "5 clients ask at once, each heard first by a different node",
                     Expectation.SAFE,
-                    Settings.defaults().withTtl(ms(1000)).withClients(5).withNodeTimeout(ms(600))
+                    Settings.defaults().withTtl(ms(1000)).withClients(5).withNodeTimeout(ms(700))
                             .withOwnProxies(Set.of(0, 1, 2, 3, 4)),
-                    ctx -> Scripts.splitVote(ctx, ms(40))));
+                    ctx -> Scripts.splitVote(ctx, ms(40), ms(200))));
 
     /** Every scenario, in order. */
     public static List<Scenario> all() {

@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -431,69 +430,74 @@ final class Scripts {
 
     /**
      * K clients ask at the same instant; each client's own proxies delay its request to node j by
-     * {@code ((j - i) mod K) * stagger}, so node i hears client i first: every client gets one vote, nobody a
-     * quorum. Then they retry with seeded jitter until each got the lock once. Measures rounds and time to acquire.
+     * {@code ((j - i) mod K) * stagger}, so node i hears client i first, and delay every reply by {@code replyDelay}
+     * (more than twice the stagger), so every request has reached its node before any client decides and releases:
+     * every client gets exactly one vote, nobody a quorum. Then they retry with seeded jitter until each got the
+     * lock once. Measures rounds and time to acquire.
      */
-    static void splitVote(ScenarioContext ctx, Duration stagger) {
+    static void splitVote(ScenarioContext ctx, Duration stagger, Duration replyDelay) {
         int k = ctx.settings().clients();
         int n = ctx.settings().nodes();
-        List<FaultHandle> handles = new ArrayList<>();
-        try {
-            for (int i = 0; i < k; i++) {
-                long[] lat = new long[n];
-                for (int j = 0; j < n; j++) lat[j] = Math.floorMod(j - i, k) * stagger.toMillis();
-                handles.add(ctx.nemesis().staggeredLatency("c" + i, ToxicDirection.UPSTREAM, lat, i));
-            }
-            int splits = 0;
-            List<Integer> rounds = new java.util.concurrent.CopyOnWriteArrayList<>();
-            List<Long> times = new java.util.concurrent.CopyOnWriteArrayList<>();
-            for (int r = 0; r < ctx.settings().rounds(); r++) {
-                CyclicBarrier barrier = new CyclicBarrier(k);
-                List<CompletableFuture<Boolean>> firsts = new ArrayList<>();
-                List<CompletableFuture<Boolean>> done = new ArrayList<>();
+        int[] all = IntStream.range(0, n).toArray();
+        int splits = 0;
+        List<Integer> rounds = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Long> times = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (int r = 0; r < ctx.settings().rounds(); r++) {
+            List<FaultHandle> handles = new ArrayList<>();
+            long t0;
+            List<Optional<Held>> firstResults = new ArrayList<>();
+            try {
                 for (int i = 0; i < k; i++) {
-                    WorkloadClient c = ctx.client(i);
-                    Random rnd = new Random(ctx.random().nextLong());
-                    CompletableFuture<Boolean> first = new CompletableFuture<>();
-                    firsts.add(first);
-                    done.add(ctx.async("c" + i, () -> {
-                        await(barrier);
-                        long t0 = History.now();
-                        Optional<Held> h = c.tryAcquire(ctx.ttl());
-                        first.complete(h.isPresent());
-                        int tries = 1;
-                        long until = t0 + Duration.ofSeconds(15).toNanos();
-                        while (h.isEmpty() && History.now() < until) {
-                            ScenarioContext.sleep(Duration.ofMillis(100 + rnd.nextInt(200)));
-                            h = c.tryAcquire(ctx.ttl());
-                            tries++;
-                        }
-                        if (h.isEmpty()) return false;
-                        rounds.add(tries);
-                        times.add((History.now() - t0) / 1_000_000);
-                        if (h.get().lease().isValid()) c.write(h.get(), c.read());
-                        c.release(h.get());
-                        return true;
-                    }));
+                    long[] lat = new long[n];
+                    for (int j = 0; j < n; j++) lat[j] = Math.floorMod(j - i, k) * stagger.toMillis();
+                    handles.add(ctx.nemesis().staggeredLatency("c" + i, ToxicDirection.UPSTREAM, lat, i));
+                    handles.add(ctx.nemesis().latency("c" + i, ToxicDirection.DOWNSTREAM, replyDelay, Duration.ZERO, all));
                 }
-                boolean anyFirst = false;
-                for (CompletableFuture<Boolean> f : firsts) anyFirst |= ScenarioContext.join(f, Duration.ofSeconds(20));
-                if (!anyFirst) splits++;
-                long acquired = 0;
-                for (CompletableFuture<Boolean> f : done) if (ScenarioContext.join(f, Duration.ofSeconds(30))) acquired++;
-                ctx.check("round " + r + ": every client eventually acquired", acquired == k, acquired + " of " + k);
+                // the first round of every client is started from this one thread, within a millisecond
+                t0 = History.now();
+                List<CompletableFuture<Optional<Held>>> firsts = new ArrayList<>();
+                for (int i = 0; i < k; i++) firsts.add(ctx.client(i).tryAcquireAsync(ctx.ttl()));
+                for (CompletableFuture<Optional<Held>> f : firsts) firstResults.add(ScenarioContext.join(f, Duration.ofSeconds(20)));
+            } finally {
+                // the split is forced once; the retries that resolve it run on a healthy network
+                for (FaultHandle h : handles) h.close();
             }
-            ctx.check("the simultaneous first round split the vote (at least once)", splits >= 1,
-                    splits + " of " + ctx.settings().rounds() + " first rounds split");
-            ctx.history().note("rounds per acquire " + rounds + ", ms to acquire " + times);
-            ctx.check("time to acquire measured", !times.isEmpty(), String.format("rounds mean %.1f max %d; ms mean %.0f max %d",
-                    rounds.stream().mapToInt(Integer::intValue).average().orElse(0),
-                    rounds.stream().mapToInt(Integer::intValue).max().orElse(0),
-                    times.stream().mapToLong(Long::longValue).average().orElse(0),
-                    times.stream().mapToLong(Long::longValue).max().orElse(0)));
-        } finally {
-            for (FaultHandle h : handles) h.close();
+            if (firstResults.stream().noneMatch(Optional::isPresent)) splits++;
+            List<CompletableFuture<Boolean>> done = new ArrayList<>();
+            for (int i = 0; i < k; i++) {
+                WorkloadClient c = ctx.client(i);
+                Random rnd = new Random(ctx.random().nextLong());
+                Optional<Held> first = firstResults.get(i);
+                long start = t0;
+                done.add(ctx.async("c" + i, () -> {
+                    Optional<Held> h = first;
+                    int tries = 1;
+                    long until = start + Duration.ofSeconds(15).toNanos();
+                    while (h.isEmpty() && History.now() < until) {
+                        ScenarioContext.sleep(Duration.ofMillis(20 + rnd.nextInt(80)));
+                        h = c.tryAcquire(ctx.ttl());
+                        tries++;
+                    }
+                    if (h.isEmpty()) return false;
+                    rounds.add(tries);
+                    times.add((History.now() - start) / 1_000_000);
+                    if (h.get().lease().isValid()) c.write(h.get(), c.read());
+                    c.release(h.get());
+                    return true;
+                }));
+            }
+            long acquired = 0;
+            for (CompletableFuture<Boolean> f : done) if (ScenarioContext.join(f, Duration.ofSeconds(30))) acquired++;
+            ctx.check("round " + r + ": every client eventually acquired", acquired == k, acquired + " of " + k);
         }
+        ctx.check("the simultaneous first round split the vote", splits == ctx.settings().rounds(),
+                splits + " of " + ctx.settings().rounds() + " first rounds split");
+        ctx.history().note("rounds per acquire " + rounds + ", ms to acquire " + times);
+        ctx.check("time to acquire measured", !times.isEmpty(), String.format("rounds mean %.1f max %d; ms mean %.0f max %d",
+                rounds.stream().mapToInt(Integer::intValue).average().orElse(0),
+                rounds.stream().mapToInt(Integer::intValue).max().orElse(0),
+                times.stream().mapToLong(Long::longValue).average().orElse(0),
+                times.stream().mapToLong(Long::longValue).max().orElse(0)));
     }
 
     // ---- helpers ----
@@ -559,14 +563,6 @@ final class Scripts {
             }
             return hb;
         });
-    }
-
-    private static void await(CyclicBarrier b) {
-        try {
-            b.await(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException("barrier", e);
-        }
     }
 
     static Held must(Optional<Held> h, String what) {
