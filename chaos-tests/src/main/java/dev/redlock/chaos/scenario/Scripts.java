@@ -24,6 +24,7 @@ import java.util.stream.IntStream;
  * The bodies of the scenarios. Each forces its interesting interleaving explicitly (who holds what, when the fault
  * hits, who writes first) instead of hoping a random workload runs into it; seeded choices pick the nodes.
  */
+@SuppressWarnings("try") // fault handles are opened for their heal-in-finally, not referenced
 final class Scripts {
     private static final Duration SETUP = Duration.ofSeconds(3);
 
