@@ -30,6 +30,13 @@ public final class FaketimeServer implements ServerProcess {
             "/usr/lib/faketime/libfaketime.so.1",
             "/usr/local/lib/faketime/libfaketime.so.1");
 
+    private static final java.util.Set<FaketimeServer> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> List.copyOf(LIVE).forEach(FaketimeServer::close),
+                "faketime-node-reaper"));
+    }
+
     private final Path lib;
     private final int port;
     private final boolean aof;
@@ -70,6 +77,7 @@ public final class FaketimeServer implements ServerProcess {
             Path dir = Files.createTempDirectory("redis-faketime-" + port + "-");
             FaketimeServer s = new FaketimeServer(lib, port, aof, dir);
             s.writeControl();
+            LIVE.add(s);
             if (!s.launch()) {
                 s.close();
                 throw new IllegalStateException("redis-server did not start under libfaketime (" + lib + ")");
@@ -210,6 +218,7 @@ public final class FaketimeServer implements ServerProcess {
     @Override
     public void close() {
         kill();
+        LIVE.remove(this);
         try (var walk = Files.walk(dir)) {
             walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException | UncheckedIOException ignored) {
