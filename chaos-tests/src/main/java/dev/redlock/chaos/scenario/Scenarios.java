@@ -26,7 +26,7 @@ public final class Scenarios {
                     Scripts::contention),
             new Scenario("2", "nodes cut", "2 nodes cut (proxy disabled + reset_peer), then a 3rd black-holed",
                     Expectation.SAFE,
-                    Settings.defaults().withTtl(ms(300)).withClients(3).withDuration(ms(1200)),
+                    Settings.defaults().withTtl(ms(500)).withClients(3).withDuration(ms(1200)),
                     Scripts::cutNodes),
             new Scenario("3", "amnesia", "node of the holder's majority killed -9 and restarted at once, no "
                     + "persistence, amnesia guard off; second client gets that node + the other two",
