@@ -30,6 +30,13 @@ public final class FaketimeServer implements ServerProcess {
             "/usr/lib/faketime/libfaketime.so.1",
             "/usr/local/lib/faketime/libfaketime.so.1");
 
+    private static final java.util.Set<FaketimeServer> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> List.copyOf(LIVE).forEach(FaketimeServer::close),
+                "faketime-node-reaper"));
+    }
+
     private final Path lib;
     private final int port;
     private final boolean aof;
@@ -39,6 +46,7 @@ public final class FaketimeServer implements ServerProcess {
     private volatile boolean paused;
     private double offsetSeconds;
     private double rate = 1.0;
+    private volatile long startedNanos;
 
     private FaketimeServer(Path lib, int port, boolean aof, Path dir) {
         this.lib = lib;
@@ -69,6 +77,7 @@ public final class FaketimeServer implements ServerProcess {
             Path dir = Files.createTempDirectory("redis-faketime-" + port + "-");
             FaketimeServer s = new FaketimeServer(lib, port, aof, dir);
             s.writeControl();
+            LIVE.add(s);
             if (!s.launch()) {
                 s.close();
                 throw new IllegalStateException("redis-server did not start under libfaketime (" + lib + ")");
@@ -85,8 +94,14 @@ public final class FaketimeServer implements ServerProcess {
         writeControl();
     }
 
-    /** Sets the clock's rate (1.0 = real time). */
+    /**
+     * Sets the clock's rate (1.0 = real time) from now on, without a jump. libfaketime applies the rate to the time
+     * elapsed since the process started, so the offset is moved back by {@code elapsed * (new - old rate)} to keep
+     * the node's clock continuous.
+     */
     public synchronized void rate(double r) {
+        double elapsed = (System.nanoTime() - startedNanos) / 1e9;
+        offsetSeconds -= elapsed * (r - rate);
         rate = r;
         writeControl();
     }
@@ -114,6 +129,8 @@ public final class FaketimeServer implements ServerProcess {
         pb.environment().put("FAKETIME_TIMESTAMP_FILE", control.toString());
         pb.environment().put("FAKETIME_NO_CACHE", "1");
         pb.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+        writeControl();
+        startedNanos = System.nanoTime();
         Process p = pb.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < deadline) {
@@ -201,6 +218,7 @@ public final class FaketimeServer implements ServerProcess {
     @Override
     public void close() {
         kill();
+        LIVE.remove(this);
         try (var walk = Files.walk(dir)) {
             walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException | UncheckedIOException ignored) {

@@ -33,6 +33,12 @@ import org.slf4j.LoggerFactory;
 public final class Nemesis implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Nemesis.class);
     private static final AtomicInteger TOXICS = new AtomicInteger();
+    /**
+     * Toxiproxy applies a toxic (or a disable) to open connections asynchronously: data already on its way through a
+     * busy proxy can pass untouched. Every network fault waits this long ({@code -Dchaos.nemesis.settleMs}, default
+     * 25 ms) before it returns, so the script's next step meets the fault.
+     */
+    static final long SETTLE_MS = Long.getLong("chaos.nemesis.settleMs", 25);
 
     private final ChaosCluster cluster;
     private final History history;
@@ -89,6 +95,7 @@ public final class Nemesis implements AutoCloseable {
         List<Proxy> ps = proxies(set, nodes);
         long start = History.now();
         for (Proxy p : ps) io(p::disable);
+        settle();
         return open("cut", "proxies " + set + " of nodes " + Arrays.toString(nodes) + " disabled", nodes,
                 clientsOf(set), isMain(set), start, () -> {
                     for (Proxy p : ps) p.enable();
@@ -109,6 +116,7 @@ public final class Nemesis implements AutoCloseable {
             toxics.add(io(() -> p.toxics().latency(toxicName("latency"), dir, latency.toMillis())
                     .setJitter(jitter.toMillis())));
         }
+        settle();
         return open("latency", set + " " + dir.name().toLowerCase() + " " + latency.toMillis() + "ms ±"
                 + jitter.toMillis() + "ms", nodes, clientsOf(set), false, start, () -> removeAll(toxics));
     }
@@ -126,6 +134,7 @@ public final class Nemesis implements AutoCloseable {
             toxics.add(io(() -> p.toxics().latency(toxicName("latency"), dir, ms)));
             nodes.add(i);
         }
+        settle();
         return open("latency", set + " " + dir.name().toLowerCase() + " per node " + Arrays.toString(latenciesMs) + "ms",
                 nodes.stream().mapToInt(Integer::intValue).toArray(), List.of(client), false, start,
                 () -> removeAll(toxics));
@@ -143,6 +152,7 @@ public final class Nemesis implements AutoCloseable {
             toxics.add(io(() -> p.toxics().timeout(toxicName("blackhole-up"), ToxicDirection.UPSTREAM, 0)));
             toxics.add(io(() -> p.toxics().timeout(toxicName("blackhole-down"), ToxicDirection.DOWNSTREAM, 0)));
         }
+        settle();
         return open("blackhole", set + " timeout toxic (0 = never closes) both ways", nodes, clientsOf(set),
                 isMain(set), start, () -> removeAll(toxics));
     }
@@ -155,6 +165,7 @@ public final class Nemesis implements AutoCloseable {
         for (Proxy p : proxies(set, nodes)) {
             toxics.add(io(() -> p.toxics().resetPeer(toxicName("reset-peer"), ToxicDirection.UPSTREAM, 0)));
         }
+        settle();
         return open("reset-peer", set + " reset_peer toxic, connections reset on first data", nodes,
                 clientsOf(set), isMain(set), start, () -> removeAll(toxics));
     }
@@ -371,6 +382,15 @@ public final class Nemesis implements AutoCloseable {
         for (String k : lockKeys(n)) {
             long pttl = Long.parseLong(n.command("PTTL", k));
             if (pttl > 0) n.command("PEXPIRE", k, Long.toString(newTtl.applyAsLong(pttl)));
+        }
+    }
+
+    private static void settle() {
+        if (SETTLE_MS <= 0) return;
+        try {
+            Thread.sleep(SETTLE_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

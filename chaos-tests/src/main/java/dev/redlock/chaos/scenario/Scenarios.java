@@ -26,7 +26,7 @@ public final class Scenarios {
                     Scripts::contention),
             new Scenario("2", "nodes cut", "2 nodes cut (proxy disabled + reset_peer), then a 3rd black-holed",
                     Expectation.SAFE,
-                    Settings.defaults().withTtl(ms(300)).withClients(3).withDuration(ms(1200)),
+                    Settings.defaults().withTtl(ms(500)).withClients(3).withDuration(ms(1200)),
                     Scripts::cutNodes),
             new Scenario("3", "amnesia", "node of the holder's majority killed -9 and restarted at once, no "
                     + "persistence, amnesia guard off; second client gets that node + the other two",
@@ -76,7 +76,7 @@ public final class Scenarios {
                     Scripts::extensionMinority),
             new Scenario("12", "stale release", "stale holder releases after another client acquired",
                     Expectation.SAFE,
-                    Settings.defaults().withTtl(ms(300)).withClients(3),
+                    Settings.defaults().withTtl(ms(500)).withClients(3),
                     Scripts::staleRelease),
             new Scenario("13", "paused node", "one node, then another, SIGSTOPped for 2 x TTL under a workload",
                     Expectation.SAFE,
@@ -84,9 +84,9 @@ public final class Scenarios {
                     Scripts::pausedNode),
             new Scenario("14", "split vote", "5 clients ask at once, each heard first by a different node",
                     Expectation.SAFE,
-                    Settings.defaults().withTtl(ms(1000)).withClients(5).withNodeTimeout(ms(600))
+                    Settings.defaults().withTtl(ms(1000)).withClients(5).withNodeTimeout(ms(700))
                             .withOwnProxies(Set.of(0, 1, 2, 3, 4)),
-                    ctx -> Scripts.splitVote(ctx, ms(40))));
+                    ctx -> Scripts.splitVote(ctx, ms(40), ms(200))));
 
     /** Every scenario, in order. */
     public static List<Scenario> all() {

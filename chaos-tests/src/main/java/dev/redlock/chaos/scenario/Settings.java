@@ -29,9 +29,12 @@ public record Settings(int nodes, int quorum, double driftFactor, Duration fixed
         ownProxies = Set.copyOf(ownProxies);
     }
 
-    /** 5 nodes, quorum 3, drift 1 % + 2 ms, TTL 300 ms, node timeout 100 ms, 2 clients, guard on (2 x TTL). */
+    /**
+     * 5 nodes, quorum 3, drift 1 % + 2 ms, TTL 300 ms, node timeout 250 ms (healthy nodes on a loaded 2-core machine
+     * can take over 100 ms to answer), 2 clients, guard on (2 x TTL).
+     */
     public static Settings defaults() {
-        return new Settings(5, 3, 0.01, Duration.ofMillis(2), Duration.ofMillis(300), Duration.ofMillis(100), 2,
+        return new Settings(5, 3, 0.01, Duration.ofMillis(2), Duration.ofMillis(300), Duration.ofMillis(250), 2,
                 Duration.ofSeconds(2), 2, 0, false, Duration.ofMillis(600), -1, Set.of());
     }
 

@@ -71,7 +71,10 @@ public final class WorkloadClient implements AutoCloseable {
             long now = History.now();
             long validity = lease.remainingValidity().toNanos();
             long token = lease.fencingToken();
-            String owner = "c" + id + "#" + (++leases);
+            String owner;
+            synchronized (this) {
+                owner = "c" + id + "#" + (++leases);
+            }
             history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, token, validity, "");
             return Optional.of(new Held(lease, owner, token, now, validity));
         } catch (LockUnavailableException e) {
@@ -81,6 +84,34 @@ public final class WorkloadClient implements AutoCloseable {
             history.info(Event.Op.ACQUIRE, id, "", -1, shorten(String.valueOf(e)));
             return Optional.empty();
         }
+    }
+
+    /**
+     * One quorum round, started now on the caller's thread and completed on the library's threads: several clients
+     * can start rounds within a millisecond of each other from one thread.
+     */
+    public java.util.concurrent.CompletableFuture<Optional<Held>> tryAcquireAsync(Duration ttl) {
+        history.invoke(Event.Op.ACQUIRE, id, "", -1);
+        return redlock.acquireAsync(lockName, ttl).handle((lease, error) -> {
+            if (lease != null) {
+                long now = History.now();
+                long validity = lease.remainingValidity().toNanos();
+                String owner;
+                synchronized (this) {
+                    owner = "c" + id + "#" + (++leases);
+                }
+                history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, lease.fencingToken(), validity, "");
+                return Optional.of(new Held(lease, owner, lease.fencingToken(), now, validity));
+            }
+            Throwable t = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                    ? error.getCause() : error;
+            if (t instanceof LockUnavailableException) {
+                history.fail(Event.Op.ACQUIRE, id, "", -1, shorten(t.getMessage()));
+            } else {
+                history.info(Event.Op.ACQUIRE, id, "", -1, shorten(String.valueOf(t)));
+            }
+            return Optional.empty();
+        });
     }
 
     /**
