@@ -1,0 +1,306 @@
+package dev.redlock.chaos.cluster;
+
+import dev.redlock.testkit.RedisBinary;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A redis-server under libfaketime whose clock the nemesis can move while it runs: started with
+ * {@code LD_PRELOAD=libfaketime.so.1}, {@code FAKETIME_TIMESTAMP_FILE=<file>} and {@code FAKETIME_NO_CACHE=1}, so
+ * rewriting the file ("+2.5 x1.0": offset in seconds, rate) takes effect at once. Managed by pid like the testkit's
+ * nodes. Works with the embedded-redis 6.2 binary; Debian's redis-server 7.0 aborts at start under libfaketime, in
+ * which case {@link #start} throws and the caller falls back to the simulated clock.
+ */
+public final class FaketimeServer implements ServerProcess {
+    private static final List<String> CANDIDATES = List.of(
+            "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
+            "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
+            "/usr/lib/faketime/libfaketime.so.1",
+            "/usr/local/lib/faketime/libfaketime.so.1");
+
+    private static final java.util.Set<FaketimeServer> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> List.copyOf(LIVE).forEach(FaketimeServer::close),
+                "faketime-node-reaper"));
+    }
+
+    private final Path lib;
+    private final int port;
+    private final boolean aof;
+    private final Path dir;
+    private final Path control;
+    private volatile Process process;
+    private volatile boolean paused;
+    private double offsetSeconds;
+    private double rate = 1.0;
+    private volatile long startedNanos;
+
+    private FaketimeServer(Path lib, int port, boolean aof, Path dir) {
+        this.lib = lib;
+        this.port = port;
+        this.aof = aof;
+        this.dir = dir;
+        this.control = dir.resolve("faketime.rc");
+    }
+
+    /** libfaketime: {@code $FAKETIME_LIB}, else the usual install paths; null when none is installed. */
+    public static Path library() {
+        String env = System.getenv("FAKETIME_LIB");
+        if (env != null && !env.isBlank() && Files.isReadable(Path.of(env))) return Path.of(env);
+        for (String c : CANDIDATES) if (Files.isReadable(Path.of(c))) return Path.of(c);
+        return null;
+    }
+
+    /**
+     * Starts a node under libfaketime on a free port.
+     *
+     * @throws IllegalStateException when libfaketime is missing or the node does not come up under it
+     */
+    public static FaketimeServer start(boolean aof) {
+        Path lib = library();
+        if (lib == null) throw new IllegalStateException("libfaketime not installed (set FAKETIME_LIB or install faketime)");
+        try {
+            int port = Toxiproxy.freePort();
+            Path dir = Files.createTempDirectory("redis-faketime-" + port + "-");
+            FaketimeServer s = new FaketimeServer(lib, port, aof, dir);
+            s.writeControl();
+            LIVE.add(s);
+            if (!s.launch()) {
+                s.close();
+                throw new IllegalStateException("redis-server did not start under libfaketime (" + lib + ")");
+            }
+            return s;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Moves the clock forward by {@code d} from now on. */
+    public synchronized void jump(Duration d) {
+        offsetSeconds += d.toNanos() / 1e9;
+        writeControl();
+    }
+
+    /**
+     * Sets the clock's rate (1.0 = real time) from now on, without a jump. libfaketime applies the rate to the time
+     * elapsed since the process started, so the offset is moved back by {@code elapsed * (new - old rate)} to keep
+     * the node's clock continuous.
+     */
+    public synchronized void rate(double r) {
+        double elapsed = (System.nanoTime() - startedNanos) / 1e9;
+        offsetSeconds -= elapsed * (r - rate);
+        rate = r;
+        writeControl();
+    }
+
+    private synchronized void writeControl() {
+        String spec = String.format(Locale.ROOT, "%+.3f x%.4f%n", offsetSeconds, rate);
+        try {
+            Path tmp = dir.resolve("faketime.rc.tmp");
+            Files.writeString(tmp, spec);
+            Files.move(tmp, control, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private boolean launch() throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(RedisBinary.path().toString(), "--port", Integer.toString(port),
+                "--bind", "127.0.0.1", "--protected-mode", "no", "--daemonize", "no", "--dir", dir.toString(),
+                "--save", "", "--logfile", "", "--loglevel", "warning"));
+        cmd.addAll(aof ? List.of("--appendonly", "yes", "--appendfsync", "always") : List.of("--appendonly", "no"));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log").toFile()));
+        pb.environment().put("LD_PRELOAD", lib.toString());
+        pb.environment().put("FAKETIME_TIMESTAMP_FILE", control.toString());
+        pb.environment().put("FAKETIME_NO_CACHE", "1");
+        pb.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+        writeControl();
+        startedNanos = System.nanoTime();
+        Process p = pb.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            if (!p.isAlive()) return false;
+            try {
+                if (call("PING").equals("PONG")) {
+                    process = p;
+                    return true;
+                }
+            } catch (UncheckedIOException e) {
+                // not yet
+            }
+            Toxiproxy.sleep(10);
+        }
+        p.destroyForcibly();
+        return false;
+    }
+
+    @Override public int port() { return port; }
+
+    @Override
+    public long pid() {
+        Process p = process;
+        return p != null && p.isAlive() ? p.pid() : -1;
+    }
+
+    @Override
+    public boolean isRunning() {
+        Process p = process;
+        return p != null && p.isAlive();
+    }
+
+    @Override public boolean isPaused() { return paused; }
+
+    @Override public boolean persistent() { return aof; }
+
+    @Override
+    public void kill() {
+        Process p = process;
+        if (p == null) return;
+        if (paused) signal("CONT");
+        paused = false;
+        p.destroyForcibly();
+        try {
+            p.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        process = null;
+    }
+
+    @Override
+    public void restart() {
+        if (isRunning()) throw new IllegalStateException("node on port " + port + " is still running");
+        try {
+            if (!launch()) throw new IllegalStateException("redis-server did not come back on port " + port);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void pause() {
+        signal("STOP");
+        paused = true;
+    }
+
+    @Override
+    public void resume() {
+        if (paused) signal("CONT");
+        paused = false;
+    }
+
+    @Override
+    public String command(String... args) {
+        return call(args);
+    }
+
+    @Override
+    public List<String> keys(String pattern) {
+        String r = call("KEYS", pattern);
+        return r.isEmpty() ? List.of() : List.of(r.split("\n"));
+    }
+
+    @Override
+    public void close() {
+        kill();
+        LIVE.remove(this);
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException ignored) {
+            // temp dir, best effort
+        }
+    }
+
+    private void signal(String sig) {
+        long pid = pid();
+        if (pid < 0) return;
+        try {
+            new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start().waitFor(5, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private String call(String... args) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+            s.setSoTimeout(5000);
+            OutputStream out = s.getOutputStream();
+            StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");
+            for (String a : args) {
+                sb.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");
+            }
+            out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            return Resp.read(s.getInputStream());
+        } catch (IOException e) {
+            throw new UncheckedIOException("command " + args[0] + " on port " + port + " failed", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "FaketimeServer[127.0.0.1:" + port + ", pid=" + pid() + ", offset=" + offsetSeconds + "s, rate=" + rate + "]";
+    }
+
+    /** Minimal RESP2 reader: arrays flattened to newline-separated text, errors as "ERR:...". */
+    static final class Resp {
+        private Resp() {}
+
+        static String read(InputStream in) throws IOException {
+            String line = line(in);
+            if (line.isEmpty()) throw new IOException("empty reply");
+            String rest = line.substring(1);
+            switch (line.charAt(0)) {
+                case '+', ':' -> { return rest; }
+                case '-' -> { return "ERR:" + rest; }
+                case '$' -> {
+                    int len = Integer.parseInt(rest);
+                    if (len < 0) return "";
+                    byte[] b = in.readNBytes(len + 2);
+                    return new String(b, 0, len, StandardCharsets.UTF_8);
+                }
+                case '*' -> {
+                    int n = Integer.parseInt(rest);
+                    StringBuilder sb = new StringBuilder();
+                    for (int i = 0; i < n; i++) {
+                        if (i > 0) sb.append('\n');
+                        sb.append(read(in));
+                    }
+                    return sb.toString();
+                }
+                default -> throw new IOException("unexpected reply: " + line);
+            }
+        }
+
+        private static String line(InputStream in) throws IOException {
+            StringBuilder sb = new StringBuilder();
+            int c;
+            while ((c = in.read()) != -1) {
+                if (c == '\r') {
+                    in.read();
+                    break;
+                }
+                sb.append((char) c);
+            }
+            return sb.toString();
+        }
+    }
+}

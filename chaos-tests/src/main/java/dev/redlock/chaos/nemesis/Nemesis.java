@@ -1,0 +1,454 @@
+package dev.redlock.chaos.nemesis;
+
+import dev.redlock.chaos.cluster.ChaosCluster;
+import dev.redlock.chaos.cluster.FaketimeServer;
+import dev.redlock.chaos.cluster.ServerProcess;
+import dev.redlock.chaos.history.FaultWindow;
+import dev.redlock.chaos.history.History;
+import dev.redlock.chaos.workload.Resource;
+import eu.rekawek.toxiproxy.Proxy;
+import eu.rekawek.toxiproxy.model.Toxic;
+import eu.rekawek.toxiproxy.model.ToxicDirection;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The fault injector. Network faults go through Toxiproxy (toxiproxy-java only), process faults through the node's
+ * pid, clock faults through libfaketime or their simulation ({@link ClockMode}), client faults through the workload.
+ * Every fault returns a {@link FaultHandle} that heals it in {@code close()}; {@link #healAll()} heals whatever is
+ * still open (the runner calls it in {@code finally}). Each healed fault leaves a {@link FaultWindow} in the history.
+ * Thread-safe.
+ */
+public final class Nemesis implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Nemesis.class);
+    private static final AtomicInteger TOXICS = new AtomicInteger();
+    /**
+     * Toxiproxy applies a toxic (or a disable) to open connections asynchronously: data already on its way through a
+     * busy proxy can pass untouched. Every network fault waits this long ({@code -Dchaos.nemesis.settleMs}, default
+     * 25 ms) before it returns, so the script's next step meets the fault.
+     */
+    static final long SETTLE_MS = Long.getLong("chaos.nemesis.settleMs", 25);
+
+    private final ChaosCluster cluster;
+    private final History history;
+    private final Resource resource;
+    private final ClockMode clockMode;
+    private final String keyPrefix;
+    private final Set<FaultHandle> open = new LinkedHashSet<>();
+    private final Set<String> skip;
+
+    /**
+     * @param keyPrefix the clients' key prefix: the clock simulation shortens the TTL of lock keys under it
+     */
+    public Nemesis(ChaosCluster cluster, History history, Resource resource, ClockMode clockMode, String keyPrefix) {
+        this.cluster = cluster;
+        this.history = history;
+        this.resource = resource;
+        this.clockMode = clockMode;
+        this.keyPrefix = keyPrefix;
+        this.skip = Set.copyOf(Arrays.stream(System.getProperty(SKIP_PROPERTY, "").split(","))
+                .map(String::trim).filter(k -> !k.isEmpty()).toList());
+    }
+
+    /**
+     * System property listing fault kinds to leave out, comma-separated ({@code kill,clock-jump,client-stall,...}):
+     * the nemesis then only notes the fault in the history. For twin runs: a "violation expected" scenario must
+     * turn red without its fault.
+     */
+    public static final String SKIP_PROPERTY = "chaos.nemesis.skip";
+
+    /** The fault kinds this nemesis leaves out ({@link #SKIP_PROPERTY}). */
+    public Set<String> skipped() {
+        return skip;
+    }
+
+    private boolean skipping(String kind, String what) {
+        if (!skip.contains(kind)) return false;
+        history.note("fault SKIPPED (" + SKIP_PROPERTY + "): " + kind + " " + what);
+        return true;
+    }
+
+    private FaultHandle noop(String kind, String what) {
+        return new FaultHandle(this, null, kind, "skipped: " + what, List.of(), List.of(), false, History.now(), () -> { });
+    }
+
+    public ClockMode clockMode() {
+        return clockMode;
+    }
+
+    // ---- network ----
+
+    /** Cuts nodes off from the clients of a proxy set: their proxies are disabled (connections closed, refused). */
+    public FaultHandle cut(String set, int... nodes) {
+        if (skipping("cut", set + " " + Arrays.toString(nodes))) return noop("cut", Arrays.toString(nodes));
+        List<Proxy> ps = proxies(set, nodes);
+        long start = History.now();
+        for (Proxy p : ps) io(p::disable);
+        settle();
+        return open("cut", "proxies " + set + " of nodes " + Arrays.toString(nodes) + " disabled", nodes,
+                clientsOf(set), isMain(set), start, () -> {
+                    for (Proxy p : ps) p.enable();
+                });
+    }
+
+    /** Cuts nodes off from every client (main proxy set). */
+    public FaultHandle cut(int... nodes) {
+        return cut(ChaosCluster.MAIN, nodes);
+    }
+
+    /** Latency toxic ({@code latency ± jitter} ms per chunk) on the given direction of the nodes' proxies. */
+    public FaultHandle latency(String set, ToxicDirection dir, Duration latency, Duration jitter, int... nodes) {
+        if (skipping("latency", set + " " + latency.toMillis() + "ms")) return noop("latency", set);
+        List<Toxic> toxics = new ArrayList<>();
+        long start = History.now();
+        for (Proxy p : proxies(set, nodes)) {
+            toxics.add(io(() -> p.toxics().latency(toxicName("latency"), dir, latency.toMillis())
+                    .setJitter(jitter.toMillis())));
+        }
+        settle();
+        return open("latency", set + " " + dir.name().toLowerCase() + " " + latency.toMillis() + "ms ±"
+                + jitter.toMillis() + "ms", nodes, clientsOf(set), false, start, () -> removeAll(toxics));
+    }
+
+    /** Per-node upstream latency in one proxy set: {@code latencies[i]} for node i (0 = none). */
+    public FaultHandle staggeredLatency(String set, ToxicDirection dir, long[] latenciesMs, int client) {
+        if (skipping("latency", set + " " + Arrays.toString(latenciesMs))) return noop("latency", set);
+        List<Toxic> toxics = new ArrayList<>();
+        List<Integer> nodes = new ArrayList<>();
+        long start = History.now();
+        for (int i = 0; i < latenciesMs.length; i++) {
+            if (latenciesMs[i] <= 0) continue;
+            Proxy p = cluster.proxy(set, i);
+            long ms = latenciesMs[i];
+            toxics.add(io(() -> p.toxics().latency(toxicName("latency"), dir, ms)));
+            nodes.add(i);
+        }
+        settle();
+        return open("latency", set + " " + dir.name().toLowerCase() + " per node " + Arrays.toString(latenciesMs) + "ms",
+                nodes.stream().mapToInt(Integer::intValue).toArray(), List.of(client), false, start,
+                () -> removeAll(toxics));
+    }
+
+    /**
+     * Black hole: a {@code timeout} toxic with timeout 0 on both directions. Data is dropped, connections stay open
+     * (commands time out instead of failing fast). Healing removes the toxics, which closes those connections.
+     */
+    public FaultHandle blackhole(String set, int... nodes) {
+        if (skipping("blackhole", set + " " + Arrays.toString(nodes))) return noop("blackhole", set);
+        List<Toxic> toxics = new ArrayList<>();
+        long start = History.now();
+        for (Proxy p : proxies(set, nodes)) {
+            toxics.add(io(() -> p.toxics().timeout(toxicName("blackhole-up"), ToxicDirection.UPSTREAM, 0)));
+            toxics.add(io(() -> p.toxics().timeout(toxicName("blackhole-down"), ToxicDirection.DOWNSTREAM, 0)));
+        }
+        settle();
+        return open("blackhole", set + " timeout toxic (0 = never closes) both ways", nodes, clientsOf(set),
+                isMain(set), start, () -> removeAll(toxics));
+    }
+
+    /** reset_peer toxic: each connection is reset (TCP RST) on its first data. */
+    public FaultHandle resetPeer(String set, int... nodes) {
+        if (skipping("reset-peer", set + " " + Arrays.toString(nodes))) return noop("reset-peer", set);
+        List<Toxic> toxics = new ArrayList<>();
+        long start = History.now();
+        for (Proxy p : proxies(set, nodes)) {
+            toxics.add(io(() -> p.toxics().resetPeer(toxicName("reset-peer"), ToxicDirection.UPSTREAM, 0)));
+        }
+        settle();
+        return open("reset-peer", set + " reset_peer toxic, connections reset on first data", nodes,
+                clientsOf(set), isMain(set), start, () -> removeAll(toxics));
+    }
+
+    // ---- processes ----
+
+    /** kill -9 now; healing restarts the node (so a delayed restart is: kill, wait, close). */
+    public FaultHandle kill(int node) {
+        if (skipping("kill", "node " + node)) return noop("kill", "node " + node);
+        ServerProcess n = cluster.node(node);
+        long start = History.now();
+        n.kill();
+        return open("kill", "kill -9 node " + node + (n.persistent() ? " (AOF always)" : " (no persistence)")
+                + ", restart on heal", new int[] {node}, List.of(), true, start, n::restart);
+    }
+
+    /** kill -9 and restart at once; the window spans the time the node was down. */
+    public void killAndRestart(int node) {
+        try (FaultHandle h = kill(node)) {
+            log.debug("killed {}", h);
+        }
+    }
+
+    /** SIGSTOP; healing sends SIGCONT. */
+    public FaultHandle pause(int node) {
+        if (skipping("pause", "node " + node)) return noop("pause", "node " + node);
+        ServerProcess n = cluster.node(node);
+        long start = History.now();
+        n.pause();
+        return open("pause", "SIGSTOP node " + node + ", SIGCONT on heal", new int[] {node}, List.of(), true, start,
+                n::resume);
+    }
+
+    // ---- clocks ----
+
+    /**
+     * Node {@code node}'s clock jumps {@code jump} forward. In {@link ClockMode#SIMULATED_TTL} mode: every lock key
+     * on that node has its remaining TTL cut by {@code jump} (at least to 1 ms), which is what the jump does to
+     * expiries. Healing does nothing to the node (a clock that jumped stays jumped) and closes the window.
+     */
+    public FaultHandle clockJump(int node, Duration jump) {
+        if (skipping("clock-jump", "node " + node)) return noop("clock-jump", "node " + node);
+        long start = History.now();
+        if (clockMode == ClockMode.FAKETIME) {
+            ((FaketimeServer) cluster.node(node)).jump(jump);
+        } else {
+            shortenKeys(node, pttl -> Math.max(1, pttl - jump.toMillis()));
+        }
+        return open("clock-jump", "node " + node + " clock +" + jump.toMillis() + "ms (" + clockMode + ")",
+                new int[] {node}, List.of(), false, start, () -> { });
+    }
+
+    /**
+     * Node {@code node}'s clock runs {@code rate} fast (0.03 = 3 %) until healed. Simulated mode: a watcher thread
+     * gives every new lock key on that node the TTL it would have on a fast clock ({@code pttl / (1 + rate)}).
+     */
+    public FaultHandle fastClock(int node, double rate) {
+        if (skipping("fast-clock", "node " + node)) return noop("fast-clock", "node " + node);
+        long start = History.now();
+        if (clockMode == ClockMode.FAKETIME) {
+            FaketimeServer f = (FaketimeServer) cluster.node(node);
+            f.rate(1 + rate);
+            return open("fast-clock", "node " + node + " clock x" + (1 + rate) + " (" + clockMode + ")",
+                    new int[] {node}, List.of(), false, start, () -> f.rate(1.0));
+        }
+        Map<String, String> seen = new HashMap<>();
+        Thread watcher = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    ServerProcess n = cluster.node(node);
+                    if (n.isRunning() && !n.isPaused()) {
+                        for (String k : lockKeys(n)) {
+                            String v = n.command("GET", k);
+                            if (v.isEmpty() || v.equals(seen.get(k))) continue;
+                            seen.put(k, v);
+                            long pttl = Long.parseLong(n.command("PTTL", k));
+                            if (pttl > 0) n.command("PEXPIRE", k, Long.toString(Math.max(1, (long) (pttl / (1 + rate)))));
+                        }
+                    }
+                    Thread.sleep(2);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    log.debug("fast-clock watcher", e);
+                }
+            }
+        }, "fast-clock-n" + node);
+        watcher.setDaemon(true);
+        watcher.start();
+        return open("fast-clock", "node " + node + " clock x" + (1 + rate) + " (" + clockMode + ": new lock keys get pttl/"
+                + (1 + rate) + ")", new int[] {node}, List.of(), false, start, () -> {
+                    watcher.interrupt();
+                    watcher.join(2000);
+                });
+    }
+
+    // ---- clients and the resource ----
+
+    /** The calling client thread stops for {@code d} (a GC pause); recorded as a client-stall window. */
+    public void stallClient(int client, Duration d) {
+        if (skipping("client-stall", "client " + client)) return;
+        long start = History.now();
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            history.fault(new FaultWindow(start, History.now(), "client-stall", "client " + client + " paused "
+                    + d.toMillis() + "ms", List.of(), List.of(client), false));
+        }
+    }
+
+    /**
+     * Like {@link #stallClient(int, Duration)}, but the pause lasts at least {@code min} and then until {@code until}
+     * holds (at most {@code max}): forces "the pause ends after X happened".
+     */
+    public void stallClient(int client, Duration min, BooleanSupplier until, Duration max) {
+        if (skipping("client-stall", "client " + client)) return;
+        long start = History.now();
+        try {
+            holdFor(start, min, until, max);
+        } finally {
+            history.fault(new FaultWindow(start, History.now(), "client-stall", "client " + client + " paused "
+                    + (History.now() - start) / 1_000_000 + "ms (at least " + min.toMillis() + "ms)", List.of(),
+                    List.of(client), false));
+        }
+    }
+
+    /** Every write {@code client} issues lands {@code d} later (latency on its path to the resource). */
+    public FaultHandle resourceLatency(int client, Duration d) {
+        if (skipping("resource-latency", "client " + client)) return noop("resource-latency", "client " + client);
+        long start = History.now();
+        resource.setPathLatency(client, d);
+        return open("resource-latency", "client " + client + " writes delayed " + d.toMillis() + "ms in transit",
+                new int[0], List.of(client), false, start, () -> resource.setPathLatency(client, Duration.ZERO));
+    }
+
+    /**
+     * Every write {@code client} issues is held in transit at least {@code min}, then until {@code until} holds (at
+     * most {@code max}) before it lands.
+     */
+    public FaultHandle resourceLatency(int client, Duration min, BooleanSupplier until, Duration max) {
+        if (skipping("resource-latency", "client " + client)) return noop("resource-latency", "client " + client);
+        long start = History.now();
+        resource.setPathDelay(client, () -> holdFor(History.now(), min, until, max));
+        return open("resource-latency", "client " + client + " writes held in transit >= " + min.toMillis() + "ms",
+                new int[0], List.of(client), false, start, () -> resource.setPathDelay(client, null));
+    }
+
+    private static void holdFor(long start, Duration min, BooleanSupplier until, Duration max) {
+        long minEnd = start + min.toNanos();
+        long maxEnd = start + max.toNanos();
+        try {
+            while (true) {
+                long now = History.now();
+                if (now >= maxEnd || (now >= minEnd && until.getAsBoolean())) return;
+                Thread.sleep(1);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ---- bookkeeping ----
+
+    /** Heals every fault still open (newest first); every heal is attempted. */
+    public void healAll() {
+        List<FaultHandle> copy;
+        synchronized (open) {
+            copy = new ArrayList<>(open);
+        }
+        java.util.Collections.reverse(copy);
+        for (FaultHandle h : copy) {
+            try {
+                h.close();
+            } catch (RuntimeException e) {
+                log.warn("heal of {} failed", h, e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        healAll();
+    }
+
+    void forget(FaultHandle h) {
+        synchronized (open) {
+            open.remove(h);
+        }
+    }
+
+    private FaultHandle open(String kind, String description, int[] nodes, List<Integer> clients, boolean unavailable,
+                             long start, FaultHandle.Healer healer) {
+        FaultHandle h = new FaultHandle(this, history, kind, description, Arrays.stream(nodes).boxed().toList(),
+                clients, unavailable, start, healer);
+        synchronized (open) {
+            open.add(h);
+        }
+        history.note("fault: " + kind + " " + description);
+        return h;
+    }
+
+    private List<String> lockKeys(ServerProcess n) {
+        List<String> out = new ArrayList<>();
+        for (String k : n.keys(keyPrefix + "*")) {
+            if (!k.startsWith(keyPrefix + "__") && !k.startsWith(keyPrefix + "warmup")) out.add(k);
+        }
+        return out;
+    }
+
+    private void shortenKeys(int node, java.util.function.LongUnaryOperator newTtl) {
+        ServerProcess n = cluster.node(node);
+        for (String k : lockKeys(n)) {
+            long pttl = Long.parseLong(n.command("PTTL", k));
+            if (pttl > 0) n.command("PEXPIRE", k, Long.toString(newTtl.applyAsLong(pttl)));
+        }
+    }
+
+    private static void settle() {
+        if (SETTLE_MS <= 0) return;
+        try {
+            Thread.sleep(SETTLE_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A fault on the main proxy set hits every client; on a client's own set ("c3"), only that client. */
+    private static boolean isMain(String set) {
+        return set.equals(ChaosCluster.MAIN);
+    }
+
+    private static List<Integer> clientsOf(String set) {
+        if (set.matches("c\\d+")) return List.of(Integer.parseInt(set.substring(1)));
+        return List.of();
+    }
+
+    private List<Proxy> proxies(String set, int... nodes) {
+        List<Proxy> ps = new ArrayList<>();
+        for (int i : nodes) ps.add(cluster.proxy(set, i));
+        return ps;
+    }
+
+    private static void removeAll(List<Toxic> toxics) throws IOException {
+        IOException first = null;
+        for (Toxic t : toxics) {
+            try {
+                t.remove();
+            } catch (IOException e) {
+                if (first == null) first = e;
+            }
+        }
+        if (first != null) throw first;
+    }
+
+    private static String toxicName(String kind) {
+        return "chaos-" + kind + "-" + TOXICS.incrementAndGet();
+    }
+
+    @FunctionalInterface
+    private interface IoCall<T> {
+        T call() throws IOException;
+    }
+
+    @FunctionalInterface
+    private interface IoRun {
+        void run() throws IOException;
+    }
+
+    private static <T> T io(IoCall<T> c) {
+        try {
+            return c.call();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static void io(IoRun r) {
+        try {
+            r.run();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.redlock.chaos.report;
+
+import dev.redlock.chaos.scenario.Counts;
+import dev.redlock.chaos.scenario.ScenarioResult;
+import java.util.List;
+import java.util.Locale;
+
+/** The results table, as plain text for the terminal and as an HTML table for the report. */
+public final class TextReport {
+    private static final String[] HEADER = {"scenario", "expected", "observed", "result", "ops", "violations",
+            "stale acc (unfenced)", "stale rej (fenced)", "stale acc (fenced)", "lost updates", "availability", "seed"};
+
+    private TextReport() {}
+
+    public static String table(List<ScenarioResult> results) {
+        StringBuilder sb = new StringBuilder();
+        String fmt = "%-34s %-9s %-9s %-6s %6s %10s %20s %18s %18s %12s %12s %s%n";
+        sb.append(String.format(Locale.ROOT, fmt, (Object[]) HEADER));
+        for (ScenarioResult r : results) {
+            Object[] row = row(r);
+            sb.append(String.format(Locale.ROOT, fmt, row));
+        }
+        long failed = results.stream().filter(r -> !r.passed()).count();
+        sb.append(results.size() - failed).append(" passed, ").append(failed).append(" failed\n");
+        return sb.toString();
+    }
+
+    static String htmlTable(List<ScenarioResult> results) {
+        StringBuilder sb = new StringBuilder("<table><tr>");
+        for (String h : HEADER) sb.append("<th>").append(HtmlReport.esc(h)).append("</th>");
+        sb.append("</tr>\n");
+        for (ScenarioResult r : results) {
+            Object[] row = row(r);
+            sb.append("<tr>");
+            for (int i = 0; i < row.length; i++) {
+                String cell = HtmlReport.esc(String.valueOf(row[i]));
+                if (i == 0) cell = "<a href=\"#s" + HtmlReport.esc(r.id()) + "\">" + cell + "</a>";
+                String cls = i == 0 ? " class=\"l\"" : i == 3 ? (r.passed() ? " class=\"pass\"" : " class=\"fail\"") : "";
+                sb.append("<td").append(cls).append('>').append(cell).append("</td>");
+            }
+            sb.append("</tr>\n");
+        }
+        return sb.append("</table>\n").toString();
+    }
+
+    private static Object[] row(ScenarioResult r) {
+        Counts c = r.counts();
+        String name = r.id() + " " + r.name();
+        if (name.length() > 34) name = name.substring(0, 33) + "…";
+        return new Object[] {name, r.expected(), r.observed(), r.passed() ? "PASS" : "FAIL",
+                c == null ? "-" : c.operations(), c == null ? "-" : c.violations(),
+                c == null ? "-" : c.staleAcceptedUnfenced(), c == null ? "-" : c.staleRejectedFenced(),
+                c == null ? "-" : c.staleAcceptedFenced(), c == null ? "-" : c.lostUpdates(),
+                c == null ? "-" : String.format(Locale.ROOT, "%.2f", c.availability()), r.seed()};
+    }
+}

@@ -1,0 +1,39 @@
+package dev.redlock.chaos.scenario;
+
+import java.util.Objects;
+
+/**
+ * One scenario of chaos.md: what fault, what outcome it claims, with what settings, and the script that injects the
+ * fault and drives the clients. Immutable; {@link #withSeed} and {@link #withSettings} return copies. Run it with
+ * {@link ScenarioRunner}.
+ *
+ * @param id       "1".."14", with a letter for variants ("4a")
+ * @param name     short title
+ * @param fault    what the nemesis does
+ * @param expected the claim checked after the run
+ * @param settings knobs, including the seed
+ * @param script   the body
+ */
+public record Scenario(String id, String name, String fault, Expectation expected, Settings settings,
+                       ScenarioScript script) {
+
+    public Scenario {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(expected, "expected");
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(script, "script");
+    }
+
+    public Scenario withSeed(long seed) {
+        return new Scenario(id, name, fault, expected, settings.withSeed(seed), script);
+    }
+
+    public Scenario withSettings(Settings s) {
+        return new Scenario(id, name, fault, expected, s, script);
+    }
+
+    @Override
+    public String toString() {
+        return "scenario " + id + " (" + name + ", expected " + expected + ")";
+    }
+}

@@ -1,0 +1,189 @@
+package dev.redlock.chaos.scenario;
+
+import dev.redlock.RedlockConfig;
+import dev.redlock.chaos.checker.Checker;
+import dev.redlock.chaos.checker.Result;
+import dev.redlock.chaos.checker.Validity;
+import dev.redlock.chaos.cluster.ChaosCluster;
+import dev.redlock.chaos.cluster.FaketimeServer;
+import dev.redlock.chaos.cluster.ServerProcess;
+import dev.redlock.chaos.cluster.Toxiproxy;
+import dev.redlock.chaos.history.History;
+import dev.redlock.chaos.nemesis.ClockMode;
+import dev.redlock.chaos.nemesis.Nemesis;
+import dev.redlock.chaos.workload.Resource;
+import dev.redlock.chaos.workload.WorkloadClient;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one {@link Scenario} end to end and returns its {@link ScenarioResult}: starts the cluster behind Toxiproxy,
+ * creates the clients (one {@code Redlock} each, warmed up), runs the script, heals every fault, stops everything
+ * (by pid, also on failure), then checks the history and judges the scenario's claim.
+ *
+ * <p>Seeds: {@code -Dchaos.seed=<n>} replays a run; otherwise the scenario's own seed, or a fresh one when that is 0.
+ * The seed is printed before the run starts. Not thread-safe: run scenarios one after another (they share the
+ * machine's two cores and the Toxiproxy server).
+ */
+public final class ScenarioRunner {
+    private static final Logger log = LoggerFactory.getLogger(ScenarioRunner.class);
+    static final String KEY_PREFIX = "chaos:";
+    static final String LOCK_NAME = "resource";
+
+    private ScenarioRunner() {}
+
+    /** Runs on the JVM-wide Toxiproxy ({@link Toxiproxy#shared()}). */
+    public static ScenarioResult run(Scenario s) {
+        return run(s, Toxiproxy.shared());
+    }
+
+    /** Runs on the given Toxiproxy server. */
+    public static ScenarioResult run(Scenario scenario, Toxiproxy toxiproxy) {
+        long seed = seedFor(scenario);
+        Scenario s = scenario.withSeed(seed);
+        Settings st = s.settings();
+        System.out.println("[chaos] scenario " + s.id() + " (" + s.name() + ") seed=" + seed
+                + "  replay: -Dchaos.seed=" + seed);
+        long t0 = System.nanoTime();
+        History history = new History(st.nodes(), st.quorum());
+        String[] clockMode = {"none"};
+        ClockMode mode = ClockMode.SIMULATED_TTL;
+        IntFunction<ServerProcess> factory = i -> startNode(st.aof());
+        if (st.clockNode() >= 0) {
+            if (FaketimeServer.library() == null) {
+                clockMode[0] = "simulated-ttl (libfaketime not installed)";
+            } else {
+                factory = i -> {
+                    if (i != st.clockNode()) return startNode(st.aof());
+                    try {
+                        FaketimeServer f = FaketimeServer.start(st.aof());
+                        clockMode[0] = "faketime (" + FaketimeServer.library() + ")";
+                        return f;
+                    } catch (RuntimeException e) {
+                        clockMode[0] = "simulated-ttl (faketime failed: " + e.getMessage() + ")";
+                        return startNode(st.aof());
+                    }
+                };
+            }
+        }
+        List<WorkloadClient> clients = new ArrayList<>();
+        List<Check> checks = List.of();
+        String error = null;
+        ChaosCluster cluster = null;
+        Nemesis nemesis = null;
+        try {
+            cluster = ChaosCluster.start(toxiproxy, st.nodes(), factory);
+            if (clockMode[0].startsWith("faketime")) mode = ClockMode.FAKETIME;
+            Resource resource = new Resource(history);
+            nemesis = new Nemesis(cluster, history, resource, mode, KEY_PREFIX);
+            if (!nemesis.skipped().isEmpty()) {
+                System.out.println("[chaos] nemesis leaves out " + nemesis.skipped() + " (" + Nemesis.SKIP_PROPERTY + ")");
+            }
+            for (int i = 0; i < st.clients(); i++) {
+                String set = st.ownProxies().contains(i) ? "c" + i : ChaosCluster.MAIN;
+                clients.add(new WorkloadClient(i, config(st, cluster.uris(set)), history, resource, LOCK_NAME));
+            }
+            if (st.guardOn()) clients.get(0).redlock().markNodesFresh();
+            for (WorkloadClient c : clients) c.warmUp(st.ttl());
+            ScenarioContext ctx = new ScenarioContext(st, cluster, nemesis, history, resource, clients, KEY_PREFIX);
+            history.begin();
+            try {
+                s.script().run(ctx);
+            } finally {
+                history.end();
+                nemesis.healAll();
+                checks = ctx.checks();
+            }
+        } catch (Exception | AssertionError e) {
+            StringWriter w = new StringWriter();
+            e.printStackTrace(new PrintWriter(w));
+            error = w.toString();
+            log.warn("scenario {} failed to run", s.id(), e);
+        } finally {
+            if (nemesis != null) nemesis.healAll();
+            for (WorkloadClient c : clients) {
+                try {
+                    c.close();
+                } catch (RuntimeException e) {
+                    log.debug("closing {}", c, e);
+                }
+            }
+            if (cluster != null) {
+                try {
+                    cluster.close();
+                } catch (RuntimeException e) {
+                    log.warn("stopping the cluster of scenario {} failed", s.id(), e);
+                }
+            }
+        }
+        Result verdict = Checker.standard().check(history);
+        Counts counts = Counts.from(verdict);
+        boolean unknown = verdict.parts().stream().filter(p -> !p.checker().equals("liveness"))
+                .anyMatch(p -> p.validity() == Validity.UNKNOWN);
+        Outcome observed = unknown ? Outcome.UNKNOWN : counts.unfencedViolation() ? Outcome.VIOLATION : Outcome.NONE;
+        List<String> failures = judge(s.expected(), observed, counts, checks, error);
+        ScenarioResult r = new ScenarioResult(s.id(), s.name(), s.fault(), s.expected(), observed, failures.isEmpty(),
+                failures, counts, checks, verdict, history, history.faults(),
+                toxiproxy.mode() + (toxiproxy.skipped().isEmpty() ? "" : " (skipped: " + toxiproxy.skipped() + ")"),
+                clockMode[0], seed, st, (System.nanoTime() - t0) / 1_000_000, error);
+        System.out.println("[chaos] " + r.summary());
+        return r;
+    }
+
+    static List<String> judge(Expectation expected, Outcome observed, Counts c, List<Check> checks, String error) {
+        List<String> why = new ArrayList<>();
+        if (error != null) why.add("harness error: " + error.lines().findFirst().orElse(error));
+        if (observed == Outcome.UNKNOWN) why.add("a checker could not decide (UNKNOWN)");
+        if (c.staleAcceptedFenced() > 0) why.add("the fenced store accepted " + c.staleAcceptedFenced() + " stale write(s)");
+        if (expected == Expectation.VIOLATION) {
+            if (observed == Outcome.NONE) {
+                why.add("violation expected but the unfenced run showed none: the fault did not bite");
+            }
+            if (c.staleRejectedFenced() <= 0) why.add("violation expected but the fenced store rejected no stale write");
+        } else {
+            if (c.violations() > 0) why.add(c.violations() + " mutual-exclusion violation(s)");
+            if (c.staleAcceptedUnfenced() > 0) why.add(c.staleAcceptedUnfenced() + " stale write(s) accepted (unfenced)");
+            if (c.lostUpdates() > 0) why.add(c.lostUpdates() + " lost update(s)");
+        }
+        for (Check k : checks) if (!k.passed()) why.add("check failed: " + k.name() + " (" + k.detail() + ")");
+        return why;
+    }
+
+    static RedlockConfig config(Settings st, List<String> uris) {
+        return RedlockConfig.builder()
+                .nodes(uris)
+                .quorum(st.quorum())
+                .driftFactor(st.driftFactor())
+                .fixedDrift(st.fixedDrift())
+                .nodeTimeout(st.nodeTimeout())
+                .retryCount(0)
+                .retryDelay(Duration.ZERO)
+                .retryJitter(Duration.ZERO)
+                .keyPrefix(KEY_PREFIX)
+                .fencing(true)
+                .restartQuarantine(st.restartQuarantine())
+                .build();
+    }
+
+    /** {@code -Dchaos.seed}, else the scenario's seed, else a fresh one. */
+    public static long seedFor(Scenario s) {
+        String p = System.getProperty("chaos.seed");
+        if (p != null && !p.isBlank()) return Long.parseLong(p.trim());
+        if (s.settings().seed() != 0) return s.settings().seed();
+        long seed;
+        do {
+            seed = new java.security.SecureRandom().nextLong() & 0xFFFF_FFFFL;
+        } while (seed == 0);
+        return seed;
+    }
+
+    private static ServerProcess startNode(boolean aof) {
+        return ChaosCluster.plainNode(aof);
+    }
+}

@@ -1,0 +1,192 @@
+package dev.redlock.chaos.workload;
+
+import dev.redlock.Lease;
+import dev.redlock.LeaseLostException;
+import dev.redlock.LockUnavailableException;
+import dev.redlock.Redlock;
+import dev.redlock.RedlockConfig;
+import dev.redlock.RedlockException;
+import dev.redlock.chaos.history.Event;
+import dev.redlock.chaos.history.History;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Random;
+
+/**
+ * One workload client: its own {@link Redlock} instance (own connections, own event loop), one protected lock name,
+ * and the {@link Resource}. Every lock operation is recorded in the {@link History} as INVOKE then OK / FAIL / INFO;
+ * an exception other than the library's "unavailable" or "lost" answers is INFO (outcome unknown).
+ *
+ * <p>Give it a config with {@code retryCount 0}: one {@link #tryAcquire} is one quorum round, and the client's own
+ * seeded retry loop ({@link #acquire}) makes rounds countable. One thread drives a client at a time.
+ */
+public final class WorkloadClient implements AutoCloseable {
+    private static final int MAX_DETAIL = 400;
+
+    private final int id;
+    private final Redlock redlock;
+    private final History history;
+    private final Resource resource;
+    private final String lockName;
+    private int leases;
+
+    public WorkloadClient(int id, RedlockConfig config, History history, Resource resource, String lockName) {
+        this.id = id;
+        this.redlock = Redlock.create(config);
+        this.history = history;
+        this.resource = resource;
+        this.lockName = lockName;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public Redlock redlock() {
+        return redlock;
+    }
+
+    public String lockName() {
+        return lockName;
+    }
+
+    /** Opens this client's connections and loads the scripts, on a lock name of its own; not recorded. */
+    public void warmUp(Duration ttl) {
+        String name = "warmup-c" + id;
+        for (int i = 0; i < 3; i++) {
+            try {
+                redlock.acquire(name, ttl).release();
+                return;
+            } catch (RedlockException e) {
+                Resource.sleep(Duration.ofMillis(20));
+            }
+        }
+    }
+
+    /** One quorum round on the protected lock. */
+    public Optional<Held> tryAcquire(Duration ttl) {
+        history.invoke(Event.Op.ACQUIRE, id, "", -1);
+        try {
+            Lease lease = redlock.acquire(lockName, ttl);
+            long now = History.now();
+            long validity = lease.remainingValidity().toNanos();
+            long token = lease.fencingToken();
+            String owner;
+            synchronized (this) {
+                owner = "c" + id + "#" + (++leases);
+            }
+            history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, token, validity, "");
+            return Optional.of(new Held(lease, owner, token, now, validity));
+        } catch (LockUnavailableException e) {
+            history.fail(Event.Op.ACQUIRE, id, "", -1, shorten(e.getMessage()));
+            return Optional.empty();
+        } catch (RedlockException e) {
+            history.info(Event.Op.ACQUIRE, id, "", -1, shorten(String.valueOf(e)));
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * One quorum round, started now on the caller's thread and completed on the library's threads: several clients
+     * can start rounds within a millisecond of each other from one thread.
+     */
+    public java.util.concurrent.CompletableFuture<Optional<Held>> tryAcquireAsync(Duration ttl) {
+        history.invoke(Event.Op.ACQUIRE, id, "", -1);
+        return redlock.acquireAsync(lockName, ttl).handle((lease, error) -> {
+            if (lease != null) {
+                long now = History.now();
+                long validity = lease.remainingValidity().toNanos();
+                String owner;
+                synchronized (this) {
+                    owner = "c" + id + "#" + (++leases);
+                }
+                history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, lease.fencingToken(), validity, "");
+                return Optional.of(new Held(lease, owner, lease.fencingToken(), now, validity));
+            }
+            Throwable t = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                    ? error.getCause() : error;
+            if (t instanceof LockUnavailableException) {
+                history.fail(Event.Op.ACQUIRE, id, "", -1, shorten(t.getMessage()));
+            } else {
+                history.info(Event.Op.ACQUIRE, id, "", -1, shorten(String.valueOf(t)));
+            }
+            return Optional.empty();
+        });
+    }
+
+    /**
+     * Rounds of {@link #tryAcquire} until one succeeds or {@code untilNanos} passes, sleeping
+     * {@code retryDelay ± retryJitter} (drawn from {@code rnd}) between rounds.
+     */
+    public Optional<Held> acquire(Duration ttl, long untilNanos, Random rnd, Duration retryDelay, Duration retryJitter) {
+        while (History.now() < untilNanos) {
+            Optional<Held> h = tryAcquire(ttl);
+            if (h.isPresent()) return h;
+            long jitter = retryJitter.toNanos();
+            long delay = retryDelay.toNanos() + (jitter == 0 ? 0 : (long) ((rnd.nextDouble() * 2 - 1) * jitter));
+            long left = untilNanos - History.now();
+            if (left <= 0) break;
+            Resource.sleep(Duration.ofNanos(Math.max(0, Math.min(delay, left))));
+        }
+        return Optional.empty();
+    }
+
+    /** Reads both stores. */
+    public Reads read() {
+        return resource.read();
+    }
+
+    /** Writes {@code reads + 1} to both stores with the lease's token. */
+    public Resource.Outcome write(Held h, Reads reads) {
+        return resource.write(id, h.owner(), h.token(), reads);
+    }
+
+    /** Re-sets the TTL on the nodes; false (and the lease lost) when a quorum could not be re-held in time. */
+    public boolean extend(Held h, Duration ttl) {
+        history.invoke(Event.Op.EXTEND, id, h.owner(), h.token());
+        try {
+            h.lease().extend(ttl);
+            long now = History.now();
+            history.append(Event.Type.OK, Event.Op.EXTEND, id, now, h.owner(), h.token(),
+                    h.lease().remainingValidity().toNanos(), "");
+            return true;
+        } catch (LeaseLostException e) {
+            history.fail(Event.Op.EXTEND, id, h.owner(), h.token(), shorten(e.getMessage()));
+            return false;
+        } catch (RedlockException | IllegalStateException e) {
+            history.info(Event.Op.EXTEND, id, h.owner(), h.token(), shorten(String.valueOf(e)));
+            return false;
+        }
+    }
+
+    /** Records that the client learned its lease is gone (validity ran out before it could act, ...). */
+    public void noteLost(Held h, String why) {
+        history.append(Event.Type.INFO, Event.Op.LOST, id, History.now(), h.owner(), h.token(), 0, why);
+    }
+
+    /** Token-checked release on every node. */
+    public void release(Held h) {
+        history.invoke(Event.Op.RELEASE, id, h.owner(), h.token());
+        try {
+            h.lease().release();
+            history.ok(Event.Op.RELEASE, id, h.owner(), h.token(), 0);
+        } catch (RuntimeException e) {
+            history.info(Event.Op.RELEASE, id, h.owner(), h.token(), shorten(String.valueOf(e)));
+        }
+    }
+
+    @Override
+    public void close() {
+        redlock.close();
+    }
+
+    private static String shorten(String s) {
+        if (s == null) return "";
+        return s.length() <= MAX_DETAIL ? s : s.substring(0, MAX_DETAIL) + "...";
+    }
+
+    @Override
+    public String toString() {
+        return "WorkloadClient[" + id + "]";
+    }
+}

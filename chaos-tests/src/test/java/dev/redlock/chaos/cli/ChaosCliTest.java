@@ -1,0 +1,87 @@
+package dev.redlock.chaos.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import eu.rekawek.toxiproxy.ToxiproxyClient;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The CLI's contract: exit codes, argument errors, the report files, and the toxiproxy-server subcommand. */
+class ChaosCliTest {
+
+    private static int run(String... args) {
+        return new CommandLine(new ChaosCli()).execute(args);
+    }
+
+    @Test
+    void listAndHelpSucceed() {
+        assertEquals(0, run("list"));
+        assertEquals(0, run("run", "--help"));
+    }
+
+    @Test
+    void badArgumentsExitWith2() {
+        assertEquals(2, run("run", "99"));
+        assertEquals(2, run("run", "1", "--quorum", "2"));
+        assertEquals(2, run("run", "1", "--ttl", "soon"));
+        assertEquals(2, run("run", "1", "--nodes", "redis://127.0.0.1:1"));
+    }
+
+    @Test
+    @Tag("chaos")
+    void runWritesTheTableAndTheHtmlReport(@TempDir Path dir) throws Exception {
+        PrintStream out = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        int code;
+        try {
+            code = run("run", "12", "--seed", "42", "--report", dir.toString());
+        } finally {
+            System.setOut(out);
+        }
+        String text = captured.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, text);
+        assertTrue(text.contains("12 stale release"), text);
+        assertTrue(text.contains("1 passed, 0 failed"), text);
+        String html = Files.readString(dir.resolve("report.html"));
+        assertTrue(html.contains("<svg") && html.contains("Scenario 12"), "timeline missing");
+        assertTrue(!html.contains("<script") && !html.contains("src=\"http"), "report must work offline");
+        assertTrue(Files.readString(dir.resolve("results.txt")).contains("1 passed"));
+    }
+
+    @Test
+    void toxiproxyServerSubcommandServesTheApiUntilStopped() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        int p = port;
+        Thread server = new Thread(() -> run("toxiproxy-server", "--port", Integer.toString(p)), "cli-toxiproxy");
+        server.setDaemon(true);
+        server.start();
+        ToxiproxyClient client = new ToxiproxyClient("127.0.0.1", port);
+        String version = null;
+        for (int i = 0; i < 100 && version == null; i++) {
+            try {
+                version = client.version();
+            } catch (java.io.IOException e) {
+                Thread.sleep(50);
+            }
+        }
+        assertTrue(version != null && !version.isEmpty(), "the API did not answer");
+        client.createProxy("cli-test", "127.0.0.1:0", "127.0.0.1:1").delete();
+        server.interrupt();   // the command waits on a latch; interrupting it closes the server
+        server.join(5000);
+        java.io.IOException refused = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, client::version);
+        assertTrue(refused.getMessage() != null || refused.getCause() != null);
+    }
+}

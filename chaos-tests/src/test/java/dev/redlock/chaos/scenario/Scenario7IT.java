@@ -1,0 +1,13 @@
+package dev.redlock.chaos.scenario;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** chaos.md scenario 7; see {@link Scenarios}. */
+@Tag("chaos")
+class Scenario7IT {
+    @Test
+    void claimHolds() {
+        ScenarioAssert.runAndAssert("7");
+    }
+}
