@@ -22,6 +22,9 @@ class FencingIT {
     @RegisterExtension
     static final RedisNodes REDIS = new RedisNodes(5);
 
+    // Retries stay on: release() returns once a quorum answered, so the previous lease's key may linger a moment on
+    // the fifth node; with two nodes blocked that alone would leave no quorum for the next round.
+
     /** Blocked pairs: quorums {0,1,2}, {2,3,4}, {0,3,4}, ... (each differs from the one before). */
     private static final int[][] ROTATION = {{3, 4}, {0, 1}, {1, 2}, {2, 3}, {0, 4}, {1, 3}, {0, 2}, {1, 4}};
 
@@ -36,7 +39,7 @@ class FencingIT {
     @Test
     void tokensStrictlyIncreaseAcrossDifferentMajorities() {
         List<Long> tokens = new ArrayList<>();
-        try (Redlock redlock = Redlock.create(REDIS.config().retryCount(0).build())) {
+        try (Redlock redlock = Redlock.create(REDIS.config().retryCount(10).build())) {
             for (int round = 0; round < 3; round++) {
                 for (int[] blocked : ROTATION) {
                     block("inv", blocked);
@@ -62,7 +65,7 @@ class FencingIT {
         List<Redlock> clients = new ArrayList<>();
         long last = 0;
         try {
-            for (int c = 0; c < 3; c++) clients.add(Redlock.create(REDIS.config().retryCount(0).build()));
+            for (int c = 0; c < 3; c++) clients.add(Redlock.create(REDIS.config().retryCount(10).build()));
             for (int i = 0; i < 40; i++) {
                 List<Integer> shuffled = new ArrayList<>(IntStream.range(0, 5).boxed().toList());
                 java.util.Collections.shuffle(shuffled, random);
