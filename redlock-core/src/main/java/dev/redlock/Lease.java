@@ -56,9 +56,10 @@ public interface Lease extends AutoCloseable {
     void extend(Duration ttl);
 
     /**
-     * Releases the lease on every node (token-checked), waiting at most about {@code nodeTimeout} for answers.
-     * Idempotent. A node that did not answer keeps the key until its TTL ends; that delays the next holder and
-     * never lets two hold at once.
+     * Releases the lease on every node (token-checked). Returns once a quorum of nodes answered (at most about
+     * {@code nodeTimeout}); slower nodes get the release too, so for a moment the key may still exist on them, and a
+     * grant of theirs that arrives later is released again. Idempotent. A node that never answers keeps the key
+     * until its TTL ends; that delays the next holder and never lets two hold at once.
      */
     void release();
 
