@@ -1,5 +1,8 @@
 package dev.redlock.chaos.cli;
 
+import dev.redlock.chaos.cluster.ChaosCluster;
+import dev.redlock.chaos.cluster.ExternalServer;
+import dev.redlock.chaos.cluster.Toxiproxy;
 import dev.redlock.chaos.proxy.ToxiproxyServer;
 import dev.redlock.chaos.report.HtmlReport;
 import dev.redlock.chaos.report.TextReport;
@@ -15,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import eu.rekawek.toxiproxy.Proxy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -22,7 +26,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code java -jar redlock-chaos.jar}: runs the chaos scenarios and writes the report, or serves the in-JVM Toxiproxy.
- * Exit codes: 0 every scenario behaved as it claims, 1 at least one contradicted its claim, 2 bad arguments.
+ * Exit codes: 0 every scenario that ran behaved as it claims (skipped ones do not count), 1 at least one contradicted
+ * its claim, 2 bad arguments (including {@code --nodes} that match no proxy of {@code --toxiproxy}).
  */
 @Command(name = "redlock-chaos", mixinStandardHelpOptions = true, version = "redlock-chaos 0.1.0",
         description = "Fault injection for Redlock on real redis-server processes behind Toxiproxy.",
@@ -59,13 +64,17 @@ public final class ChaosCli implements Runnable {
         List<String> ids = new ArrayList<>();
 
         @Option(names = "--nodes", split = ",", paramLabel = "URI",
-                description = "Redis masters to use instead of embedded ones, each reached through a proxy of --toxiproxy "
-                        + "(e.g. the docker-compose.redlock.yml setup). Scenarios that need to kill, pause or restart "
-                        + "a node, or per-client proxies, are skipped.")
+                description = "Redis masters to use instead of embedded ones: the addresses clients use, each the listen "
+                        + "address (matched by port) of an existing proxy of --toxiproxy (e.g. the "
+                        + "docker-compose.redlock.yml setup). N becomes the number of nodes, quorum N/2+1 unless "
+                        + "--quorum. Scenarios that need to kill, pause or restart a node, or per-client proxies, "
+                        + "are SKIPPED.")
         List<String> nodes = new ArrayList<>();
 
         @Option(names = "--toxiproxy", paramLabel = "URL",
-                description = "A running Toxiproxy API (default: TOXIPROXY_URL, a toxiproxy-server on PATH, Docker, else in-JVM).")
+                description = "A running Toxiproxy API, e.g. http://127.0.0.1:8474 (default: TOXIPROXY_URL, a "
+                        + "toxiproxy-server on PATH, Docker, else in-JVM). Without --nodes it must run on this "
+                        + "machine: the embedded nodes' proxies dial 127.0.0.1.")
         String toxiproxy;
 
         @Option(names = "--quorum", description = "Override the quorum of every scenario.")
@@ -103,25 +112,74 @@ public final class ChaosCli implements Runnable {
                 System.err.println(e.getMessage());
                 return 2;
             }
-            if (toxiproxy != null) {
-                System.setProperty("toxiproxy.url", toxiproxy);
-                System.setProperty("chaos.toxiproxy", "env");
-            }
-            if (!nodes.isEmpty()) {
+            List<String> nodeUris = nodes.stream().map(String::trim).filter(u -> !u.isEmpty()).toList();
+            boolean external = !nodeUris.isEmpty();
+            if (external) {
                 if (toxiproxy == null) {
                     System.err.println("--nodes needs --toxiproxy: the harness reaches external nodes only through their proxies");
                     return 2;
                 }
-                System.setProperty("chaos.nodes", String.join(",", nodes));
+                try {
+                    for (String u : nodeUris) ExternalServer.of(u);
+                } catch (IllegalArgumentException e) {
+                    System.err.println(e.getMessage());
+                    return 2;
+                }
+            }
+            List<Scenario> planned = new ArrayList<>();   // bad overrides fail here, before any server is touched
+            for (Scenario s : chosen) planned.add(s.withSettings(override(s.settings(), nodeUris.size())));
+            Toxiproxy tp;
+            if (toxiproxy != null) {
+                try {
+                    tp = Toxiproxy.connect(toxiproxy, "--toxiproxy");
+                } catch (RuntimeException e) {
+                    System.err.println("--toxiproxy " + toxiproxy + ": " + e.getMessage()
+                            + (e.getCause() != null ? " (" + e.getCause() + ")" : ""));
+                    return 2;
+                }
+            } else {
+                tp = Toxiproxy.shared();
+            }
+            try {
+                if (external) {
+                    List<Proxy> found;
+                    try {
+                        found = ChaosCluster.findProxies(tp, nodeUris);
+                    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+                        System.err.println(e.getMessage());
+                        return 2;
+                    }
+                    for (int i = 0; i < nodeUris.size(); i++) {
+                        System.err.println("[chaos] node " + i + " " + ExternalServer.of(nodeUris.get(i)) + " -> proxy "
+                                + found.get(i).getName() + " (listen " + found.get(i).getListen() + ", upstream "
+                                + found.get(i).getUpstream() + ")");
+                    }
+                }
+                return runAll(planned, tp, nodeUris);
+            } finally {
+                if (toxiproxy != null) tp.close();   // stops nothing: the server is not ours
+            }
+        }
+
+        private int runAll(List<Scenario> planned, Toxiproxy tp, List<String> nodeUris) throws java.io.IOException {
+            boolean external = !nodeUris.isEmpty();
+            // decided up front: a scenario the cluster cannot serve is reported, never half-run
+            long runnable = planned.stream().filter(s -> ScenarioRunner.whyNotRunnable(s, external) == null).count();
+            if (runnable < planned.size()) {
+                System.err.println("[chaos] " + runnable + " of " + planned.size() + " scenarios can run on "
+                        + (external ? "these external nodes" : "embedded nodes") + "; the others are SKIPPED:");
+                for (Scenario s : planned) {
+                    String why = ScenarioRunner.whyNotRunnable(s, external);
+                    if (why != null) System.err.println("[chaos]   " + s.id() + " " + s.name() + ": " + why);
+                }
             }
             List<ScenarioResult> results = new ArrayList<>();
-            Progress progress = new Progress(chosen.size());
+            Progress progress = new Progress(planned.size());
             progress.start();
             try {
-                for (Scenario s : chosen) {
-                    Scenario run = s.withSettings(override(s.settings()));
+                for (Scenario run : planned) {
                     progress.begin(run);
-                    ScenarioResult r = ScenarioRunner.run(run);
+                    ScenarioResult r = ScenarioRunner.run(run, tp, nodeUris);
                     progress.done(r);
                     results.add(r);
                 }
@@ -135,12 +193,16 @@ public final class ChaosCli implements Runnable {
             java.nio.file.Files.writeString(reportDir.resolve("results.txt"), table);
             Path html = HtmlReport.write(reportDir.resolve("report.html"), results, "redlock chaos report");
             System.out.println("HTML report: " + html.toAbsolutePath());
-            return results.stream().allMatch(ScenarioResult::passed) ? 0 : 1;
+            if (results.stream().allMatch(ScenarioResult::isSkipped)) {
+                System.out.println("warning: every chosen scenario was skipped; nothing was checked");
+            }
+            return results.stream().anyMatch(r -> !r.isSkipped() && !r.passed()) ? 1 : 0;
         }
 
-        Settings override(Settings s) {
-            int n = s.nodes();
-            int q = quorum != null ? quorum : s.quorum();
+        /** The scenario's settings with the command line's overrides; {@code externalNodes} > 0 sets N (and quorum). */
+        Settings override(Settings s, int externalNodes) {
+            int n = externalNodes > 0 ? externalNodes : s.nodes();
+            int q = quorum != null ? quorum : externalNodes > 0 ? n / 2 + 1 : s.quorum();
             if (q <= n / 2 || q > n) throw new CommandLine.ParameterException(new CommandLine(this),
                     "--quorum must satisfy N/2 < quorum <= N (N=" + n + "), got " + q);
             Settings out = new Settings(n, q, driftFactor != null ? driftFactor : s.driftFactor(), s.fixedDrift(),

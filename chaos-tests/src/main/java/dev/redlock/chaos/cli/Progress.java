@@ -46,6 +46,11 @@ final class Progress {
     synchronized void done(ScenarioResult r) {
         current = null;
         done++;
+        if (r.isSkipped()) {
+            System.err.printf(Locale.ROOT, "%s[%d/%d] scenario %s SKIPPED: %s%n", live ? "\r" : "", done, total, r.id(),
+                    r.skipped());
+            return;
+        }
         System.err.printf(Locale.ROOT, "%s[%d/%d] scenario %s %s: expected %s, observed %s, %d violations, %.1fs%n",
                 live ? "\r" : "", done, total, r.id(), r.passed() ? "PASS" : "FAIL", r.expected(), r.observed(),
                 r.counts() == null ? -1 : r.counts().violations(), r.durationMs() / 1000.0);

@@ -28,22 +28,109 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #close()} deletes this cluster's proxies and kills every node by pid, each step attempted even when an
  * earlier one failed; a constructor failure cleans up what it had started. Lifecycle calls are not thread-safe;
  * node and proxy operations from the nemesis thread are.
+ *
+ * <p>{@link #attach} makes a cluster of nodes the harness did not start ({@link ExternalServer}), each reached through
+ * a proxy that already exists on the Toxiproxy server (found by its listen port): those proxies are the main set and
+ * are never created or deleted, only healed (toxics named {@value #TOXIC_PREFIX}... removed, proxy enabled). Such a
+ * cluster has no other proxy sets and no process control ({@link #external()}).
  */
 public final class ChaosCluster implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ChaosCluster.class);
     private static final AtomicInteger RUNS = new AtomicInteger();
     /** The proxy set every cluster has. */
     public static final String MAIN = "main";
+    /** Prefix of every toxic the harness adds; healing an external proxy removes only these. */
+    public static final String TOXIC_PREFIX = "chaos-";
 
     private final Toxiproxy toxiproxy;
     private final String run;
     private final List<ServerProcess> nodes;
     private final Map<String, List<Proxy>> proxies = new LinkedHashMap<>();
+    private final boolean external;
 
-    private ChaosCluster(Toxiproxy toxiproxy, String run, List<ServerProcess> nodes) {
+    private ChaosCluster(Toxiproxy toxiproxy, String run, List<ServerProcess> nodes, boolean external) {
         this.toxiproxy = toxiproxy;
         this.run = run;
         this.nodes = List.copyOf(nodes);
+        this.external = external;
+    }
+
+    /**
+     * A cluster of external nodes: {@code uris} are the addresses clients use, each the listen address of an existing
+     * proxy on {@code toxiproxy} (matched by port). Heals those proxies (a previous run may have left its toxics)
+     * and waits until every node answers PING through them.
+     *
+     * @throws IllegalArgumentException when a URI is malformed or no proxy listens on its port
+     * @throws IllegalStateException    when a node does not answer through its proxy
+     */
+    public static ChaosCluster attach(Toxiproxy toxiproxy, List<String> uris) {
+        List<ServerProcess> servers = new ArrayList<>();
+        for (String u : uris) servers.add(ExternalServer.of(u));
+        List<Proxy> main = findProxies(toxiproxy, uris);
+        ChaosCluster c = new ChaosCluster(toxiproxy, ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet(),
+                servers, true);
+        c.proxies.put(MAIN, new ArrayList<>(main));
+        c.healProxies();
+        for (int i = 0; i < servers.size(); i++) {
+            if (!c.awaitReachable(MAIN, i, Duration.ofSeconds(3))) {
+                throw new IllegalStateException("external node " + ExternalServer.redact(uris.get(i))
+                        + " does not answer PING through proxy " + main.get(i).getName() + " (listen "
+                        + main.get(i).getListen() + ", upstream " + main.get(i).getUpstream() + ")");
+            }
+        }
+        return c;
+    }
+
+    /**
+     * For each node URI, the proxy on {@code toxiproxy} whose listen port is the URI's port (listen may be
+     * {@code 0.0.0.0:p}, {@code 127.0.0.1:p}, {@code [::]:p}...).
+     *
+     * @throws IllegalArgumentException naming the URI and the proxies found, when one has no proxy, or two URIs share
+     *                                  one
+     */
+    public static List<Proxy> findProxies(Toxiproxy toxiproxy, List<String> uris) {
+        List<Proxy> all;
+        try {
+            all = toxiproxy.client().getProxies();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the proxies of " + toxiproxy.apiUrl(), e);
+        }
+        List<Proxy> out = new ArrayList<>();
+        for (String uri : uris) {
+            int port = ExternalServer.of(uri).port();
+            Proxy match = null;
+            for (Proxy p : all) if (listenPort(p.getListen()) == port) match = p;
+            if (match == null) {
+                StringBuilder found = new StringBuilder();
+                for (Proxy p : all) {
+                    found.append(found.length() == 0 ? "" : ", ").append(p.getName()).append(" (listen ")
+                            .append(p.getListen()).append(" -> ").append(p.getUpstream()).append(')');
+                }
+                throw new IllegalArgumentException("no proxy on Toxiproxy " + toxiproxy.apiUrl() + " listens on port "
+                        + port + " of node " + ExternalServer.redact(uri) + "; proxies found: "
+                        + (all.isEmpty() ? "none" : found) + ". Each --nodes URI must be the listen address of "
+                        + "the node's proxy (e.g. redis://127.0.0.1:21001 for docker-compose.redlock.yml's redis1)");
+            }
+            for (int j = 0; j < out.size(); j++) {
+                if (out.get(j).getName().equals(match.getName())) {
+                    throw new IllegalArgumentException("nodes " + ExternalServer.redact(uris.get(j)) + " and "
+                            + ExternalServer.redact(uri) + " both map to proxy " + match.getName());
+                }
+            }
+            out.add(match);
+        }
+        return out;
+    }
+
+    /** The port of a Toxiproxy listen address ({@code host:port}, {@code [v6]:port}); -1 when there is none. */
+    public static int listenPort(String listen) {
+        if (listen == null) return -1;
+        int colon = listen.lastIndexOf(':');
+        try {
+            return colon < 0 ? -1 : Integer.parseInt(listen.substring(colon + 1).trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** Starts {@code n} nodes (AOF {@code appendfsync always} when {@code aof}) and their main proxies. */
@@ -57,7 +144,7 @@ public final class ChaosCluster implements AutoCloseable {
         ChaosCluster c = null;
         try {
             for (int i = 0; i < n; i++) started.add(factory.apply(i));
-            c = new ChaosCluster(toxiproxy, ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet(), started);
+            c = new ChaosCluster(toxiproxy, ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet(), started, false);
             c.uris(MAIN);
             return c;
         } catch (RuntimeException e) {
@@ -85,6 +172,13 @@ public final class ChaosCluster implements AutoCloseable {
         return nodes.size();
     }
 
+    /**
+     * Whether the nodes are external ({@link #attach}): no process control, no proxy sets but the main one.
+     */
+    public boolean external() {
+        return external;
+    }
+
     public Toxiproxy toxiproxy() {
         return toxiproxy;
     }
@@ -105,6 +199,15 @@ public final class ChaosCluster implements AutoCloseable {
 
     /** Proxy URIs of a proxy set, creating the set's proxies on first use. */
     public synchronized List<String> uris(String set) {
+        if (external) {
+            if (!set.equals(MAIN)) {
+                throw new UnsupportedOperationException("proxy set '" + set + "' cannot be created for external "
+                        + "nodes: only their existing proxies are reachable by clients");
+            }
+            List<String> out = new ArrayList<>();
+            for (ServerProcess n : nodes) out.add(((ExternalServer) n).uri());
+            return out;
+        }
         List<Proxy> ps = proxies.get(set);
         if (ps == null) {
             ps = new ArrayList<>();
@@ -126,7 +229,8 @@ public final class ChaosCluster implements AutoCloseable {
 
     /** The proxy of node {@code i} in a set (created with the set). */
     public synchronized Proxy proxy(String set, int i) {
-        uris(set);
+        if (!external) uris(set);
+        else if (!set.equals(MAIN)) uris(set);   // throws: no other sets
         return proxies.get(set).get(i);
     }
 
@@ -135,12 +239,17 @@ public final class ChaosCluster implements AutoCloseable {
         return List.copyOf(proxies.keySet());
     }
 
-    /** Re-enables every proxy of this cluster and removes every toxic from it (nothing else on the server). */
+    /**
+     * Re-enables every proxy of this cluster and removes every toxic from it (nothing else on the server); on an
+     * external cluster's proxies, only the harness's toxics ({@value #TOXIC_PREFIX}...).
+     */
     public synchronized void healProxies() {
         for (List<Proxy> ps : proxies.values()) {
             for (Proxy p : ps) {
                 try {
-                    for (Toxic t : p.toxics().getAll()) t.remove();
+                    for (Toxic t : p.toxics().getAll()) {
+                        if (!external || t.getName().startsWith(TOXIC_PREFIX)) t.remove();
+                    }
                     p.enable();
                 } catch (IOException e) {
                     log.warn("could not heal proxy {}", p.getName(), e);
@@ -163,10 +272,19 @@ public final class ChaosCluster implements AutoCloseable {
      * @return whether it did within {@code timeout}
      */
     public boolean awaitReachable(String set, int i, Duration timeout) {
-        String listen = proxy(set, i).getListen();
-        int colon = listen.lastIndexOf(':');
-        String host = listen.substring(0, colon);
-        int port = Integer.parseInt(listen.substring(colon + 1));
+        String host;
+        int port;
+        if (external) {   // the proxy may listen on 0.0.0.0 inside a container: use the address clients use
+            ExternalServer n = (ExternalServer) nodes.get(i);
+            proxy(set, i);
+            host = n.host();
+            port = n.port();
+        } else {
+            String listen = proxy(set, i).getListen();
+            int colon = listen.lastIndexOf(':');
+            host = listen.substring(0, colon);
+            port = Integer.parseInt(listen.substring(colon + 1));
+        }
         long deadline = System.nanoTime() + timeout.toNanos();
         do {
             try (Socket s = new Socket()) {
@@ -185,10 +303,18 @@ public final class ChaosCluster implements AutoCloseable {
         return false;
     }
 
-    /** Deletes this cluster's proxies and kills every node; every step is tried. Idempotent. */
+    /**
+     * Deletes this cluster's proxies and kills every node; every step is tried. Idempotent. An external cluster's
+     * proxies are healed instead (left as found, minus the harness's toxics) and its nodes are left running.
+     */
     @Override
     public synchronized void close() {
         RuntimeException first = null;
+        if (external) {
+            healProxies();
+            proxies.clear();
+            return;
+        }
         for (List<Proxy> ps : proxies.values()) {
             for (Proxy p : ps) {
                 try {

@@ -88,7 +88,7 @@ public final class Toxiproxy implements AutoCloseable {
         List<String> skipped = new ArrayList<>();
         if (forced.equals("auto") || forced.equals("env")) {
             String url = System.getProperty("toxiproxy.url", System.getenv("TOXIPROXY_URL"));
-            if (url != null && !url.isBlank()) return fromUrl(url.trim(), skipped);
+            if (url != null && !url.isBlank()) return fromUrl(url.trim(), "env TOXIPROXY_URL=" + url.trim(), skipped);
             skipped.add("env: TOXIPROXY_URL not set");
             if (forced.equals("env")) throw new IllegalStateException("chaos.toxiproxy=env but TOXIPROXY_URL is not set");
         }
@@ -128,14 +128,33 @@ public final class Toxiproxy implements AutoCloseable {
         return t;
     }
 
-    private static Toxiproxy fromUrl(String url, List<String> skipped) {
-        URI u = URI.create(url.contains("://") ? url : "http://" + url);
+    /**
+     * The chain's first provider ({@link Kind#ENV}) for a URL given explicitly, e.g. the CLI's {@code --toxiproxy}:
+     * an existing server this instance neither starts nor stops. {@link #mode()} is {@code env <origin> <url>}.
+     *
+     * @throws UncheckedIOException when the server does not answer
+     */
+    public static Toxiproxy connect(String url, String origin) {
+        String u = url.trim();
+        return fromUrl(u, "env " + origin + " " + u + " (external server)", List.of());
+    }
+
+    private static Toxiproxy fromUrl(String url, String mode, List<String> skipped) {
+        URI u;
+        try {
+            u = URI.create(url.contains("://") ? url : "http://" + url);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'" + url + "' is not a Toxiproxy URL (e.g. http://127.0.0.1:8474)", e);
+        }
+        if (u.getHost() == null) {
+            throw new IllegalArgumentException("'" + url + "' is not a Toxiproxy URL (e.g. http://127.0.0.1:8474)");
+        }
         int port = u.getPort() == -1 ? 8474 : u.getPort();
-        Toxiproxy t = new Toxiproxy(Kind.ENV, "env TOXIPROXY_URL=" + url, skipped, u.getHost(), port, () -> { });
+        Toxiproxy t = new Toxiproxy(Kind.ENV, mode, skipped, u.getHost(), port, () -> { });
         try {
             t.client.version();
         } catch (IOException e) {
-            throw new UncheckedIOException("TOXIPROXY_URL=" + url + " does not answer", e);
+            throw new UncheckedIOException("Toxiproxy at " + url + " does not answer", e);
         }
         return t;
     }

@@ -423,7 +423,7 @@ public final class Nemesis implements AutoCloseable {
     }
 
     private static String toxicName(String kind) {
-        return "chaos-" + kind + "-" + TOXICS.incrementAndGet();
+        return ChaosCluster.TOXIC_PREFIX + kind + "-" + TOXICS.incrementAndGet();
     }
 
     @FunctionalInterface

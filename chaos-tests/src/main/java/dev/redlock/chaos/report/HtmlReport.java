@@ -37,12 +37,14 @@ public final class HtmlReport {
           .append("body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse}")
           .append("td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f3f3f3}")
           .append("td.l{text-align:left}.pass{color:#176f2c;font-weight:600}.fail{color:#b00020;font-weight:600}")
+          .append(".skip{color:#777;font-weight:600}")
           .append("section{margin-top:28px}svg{border:1px solid #ddd;background:#fff}")
           .append(".legend span{display:inline-block;margin-right:14px}.sw{display:inline-block;width:14px;height:10px;")
           .append("margin-right:4px;vertical-align:middle}pre{background:#f7f7f7;padding:8px;overflow:auto;max-height:240px}")
           .append("\n</style></head><body>\n");
         sb.append("<h1>").append(esc(title)).append("</h1>\n<p>Generated ").append(Instant.now())
-          .append(". Every scenario states what it expects; a run that contradicts it fails.</p>\n");
+          .append(". Every scenario states what it expects; a run that contradicts it fails. A SKIPPED scenario was not")
+          .append(" run (the cluster cannot do what it needs) and counts neither way.</p>\n");
         sb.append(TextReport.htmlTable(results));
         sb.append("<p class=\"legend\"><span><i class=\"sw\" style=\"background:#4a78c2\"></i>lease (believed held)</span>")
           .append("<span><i class=\"sw\" style=\"background:#f5d28a\"></i>fault window</span>")
@@ -54,9 +56,17 @@ public final class HtmlReport {
     }
 
     private static void section(StringBuilder sb, ScenarioResult r) {
+        if (r.isSkipped()) {
+            sb.append("<section id=\"s").append(esc(r.id())).append("\"><h2>Scenario ").append(esc(r.id())).append(": ")
+              .append(esc(r.name())).append(" <span class=\"skip\">SKIPPED</span></h2>\n<p>").append(esc(r.fault()))
+              .append("<br>expected <b>").append(r.expected()).append("</b>; not run: ").append(esc(r.skipped()))
+              .append("<br>settings ").append(esc(String.valueOf(r.settings()))).append("; toxiproxy ")
+              .append(esc(r.toxiproxyMode())).append("</p>\n</section>\n");
+            return;
+        }
         sb.append("<section id=\"s").append(esc(r.id())).append("\"><h2>Scenario ").append(esc(r.id())).append(": ")
-          .append(esc(r.name())).append(" <span class=\"").append(r.passed() ? "pass\">PASS" : "fail\">FAIL")
-          .append("</span></h2>\n<p>").append(esc(r.fault())).append("<br>expected <b>").append(r.expected())
+          .append(esc(r.name())).append(" <span class=\"").append(TextReport.statusClass(r)).append("\">")
+          .append(r.status()).append("</span></h2>\n<p>").append(esc(r.fault())).append("<br>expected <b>").append(r.expected())
           .append("</b>, observed <b>").append(r.observed()).append("</b>; settings ").append(esc(String.valueOf(r.settings())))
           .append("; toxiproxy ").append(esc(r.toxiproxyMode())).append("; clock ").append(esc(r.clockMode()))
           .append("; seed ").append(r.seed()).append("</p>\n");

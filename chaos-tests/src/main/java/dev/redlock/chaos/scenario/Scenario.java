@@ -13,23 +13,31 @@ import java.util.Objects;
  * @param expected the claim checked after the run
  * @param settings knobs, including the seed
  * @param script   the body
+ * @param needs    what the cluster must offer for the script to run as designed (else the run is SKIPPED)
  */
 public record Scenario(String id, String name, String fault, Expectation expected, Settings settings,
-                       ScenarioScript script) {
+                       ScenarioScript script, Needs needs) {
 
     public Scenario {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(expected, "expected");
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(script, "script");
+        Objects.requireNonNull(needs, "needs");
+    }
+
+    /** A scenario that needs nothing beyond the main proxies. */
+    public Scenario(String id, String name, String fault, Expectation expected, Settings settings,
+                    ScenarioScript script) {
+        this(id, name, fault, expected, settings, script, Needs.NOTHING);
     }
 
     public Scenario withSeed(long seed) {
-        return new Scenario(id, name, fault, expected, settings.withSeed(seed), script);
+        return new Scenario(id, name, fault, expected, settings.withSeed(seed), script, needs);
     }
 
     public Scenario withSettings(Settings s) {
-        return new Scenario(id, name, fault, expected, s, script);
+        return new Scenario(id, name, fault, expected, s, script, needs);
     }
 
     @Override

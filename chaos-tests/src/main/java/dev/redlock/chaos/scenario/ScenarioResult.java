@@ -29,11 +29,14 @@ import java.util.Locale;
  * @param settings       the settings used
  * @param durationMs     wall time of the whole run including setup and teardown
  * @param error          a harness failure (the scenario could not run as designed), null when none
+ * @param skipped        why the scenario was not run at all (the cluster cannot offer what it {@link Scenario#needs()
+ *                       needs}), null when it ran. A skipped result is neither passed nor failed: {@code passed} is
+ *                       false, {@code counts}, {@code verdict} and {@code history} are null
  */
 public record ScenarioResult(String id, String name, String fault, Expectation expected, Outcome observed,
                              boolean passed, List<String> failures, Counts counts, List<Check> checks, Result verdict,
                              History history, List<FaultWindow> faults, String toxiproxyMode, String clockMode,
-                             long seed, Settings settings, long durationMs, String error) {
+                             long seed, Settings settings, long durationMs, String error, String skipped) {
 
     public ScenarioResult {
         failures = List.copyOf(failures);
@@ -41,8 +44,38 @@ public record ScenarioResult(String id, String name, String fault, Expectation e
         faults = List.copyOf(faults);
     }
 
+    /** A result of a scenario that ran. */
+    public ScenarioResult(String id, String name, String fault, Expectation expected, Outcome observed,
+                          boolean passed, List<String> failures, Counts counts, List<Check> checks, Result verdict,
+                          History history, List<FaultWindow> faults, String toxiproxyMode, String clockMode,
+                          long seed, Settings settings, long durationMs, String error) {
+        this(id, name, fault, expected, observed, passed, failures, counts, checks, verdict, history, faults,
+                toxiproxyMode, clockMode, seed, settings, durationMs, error, null);
+    }
+
+    /** The result of a scenario that was not run, and why. */
+    public static ScenarioResult skipped(Scenario s, String reason, String toxiproxyMode) {
+        return new ScenarioResult(s.id(), s.name(), s.fault(), s.expected(), Outcome.UNKNOWN, false, List.of(), null,
+                List.of(), null, null, List.of(), toxiproxyMode, "none", s.settings().seed(), s.settings(), 0, null,
+                reason);
+    }
+
+    /** Whether the scenario was not run ({@link #skipped()} says why). */
+    public boolean isSkipped() {
+        return skipped != null;
+    }
+
+    /** PASS, FAIL or SKIPPED. */
+    public String status() {
+        return isSkipped() ? "SKIPPED" : passed ? "PASS" : "FAIL";
+    }
+
     /** One line: id, claim, observation, counts, seed. */
     public String summary() {
+        if (isSkipped()) {
+            return String.format(Locale.ROOT, "scenario %-3s SKIPPED expected=%-9s reason=%s toxiproxy=%s", id,
+                    expected, skipped, toxiproxyMode.split(" ")[0]);
+        }
         Counts c = counts;
         return String.format(Locale.ROOT,
                 "scenario %-3s %-4s expected=%-9s observed=%-9s ops=%d acquires=%d/%d violations=%d "
@@ -56,6 +89,7 @@ public record ScenarioResult(String id, String name, String fault, Expectation e
 
     /** The summary, the checks, the anomalies and the history: what a failing test prints. */
     public String describe() {
+        if (isSkipped()) return summary() + "\n  " + name + ": " + fault + "\n  settings: " + settings + "\n";
         StringBuilder sb = new StringBuilder(summary()).append('\n');
         sb.append("  ").append(name).append(": ").append(fault).append('\n');
         sb.append("  settings: ").append(settings).append('\n');

@@ -27,6 +27,12 @@ import org.slf4j.LoggerFactory;
  * creates the clients (one {@code Redlock} each, warmed up), runs the script, heals every fault, stops everything
  * (by pid, also on failure), then checks the history and judges the scenario's claim.
  *
+ * <p>Against external nodes ({@link #run(Scenario, Toxiproxy, List)} with node URIs, each the listen address of an
+ * existing proxy of {@code toxiproxy}): the cluster is {@link ChaosCluster#attach attached} instead of started, the
+ * lock keys under {@code chaos:} are deleted before and after the run, clock faults are simulated, and a
+ * scenario whose {@link Scenario#needs() needs} the cluster cannot meet (process control, per-client proxies, a node
+ * count) is not run: its result is SKIPPED with the reason ({@link #whyNotRunnable}).
+ *
  * <p>Seeds: {@code -Dchaos.seed=<n>} replays a run; otherwise the scenario's own seed, or a fresh one when that is 0.
  * The seed is printed before the run starts. Not thread-safe: run scenarios one after another (they share the
  * machine's two cores and the Toxiproxy server).
@@ -43,8 +49,37 @@ public final class ScenarioRunner {
         return run(s, Toxiproxy.shared());
     }
 
-    /** Runs on the given Toxiproxy server. */
+    /** Runs on the given Toxiproxy server, on embedded nodes. */
     public static ScenarioResult run(Scenario scenario, Toxiproxy toxiproxy) {
+        return run(scenario, toxiproxy, List.of());
+    }
+
+    /**
+     * Why {@code s} cannot run on embedded nodes ({@code external} false) or on external ones; null when it can.
+     */
+    public static String whyNotRunnable(Scenario s, boolean external) {
+        List<String> why = s.needs().unmet(s.settings(), !external, !external);
+        return why.isEmpty() ? null : String.join("; ", why);
+    }
+
+    /**
+     * Runs on the given Toxiproxy server: on embedded nodes when {@code externalNodes} is empty, else on those nodes
+     * (their count must be the scenario's N). A scenario that cannot run there is returned SKIPPED, untouched.
+     */
+    public static ScenarioResult run(Scenario scenario, Toxiproxy toxiproxy, List<String> externalNodes) {
+        boolean external = !externalNodes.isEmpty();
+        String toxiproxyMode = toxiproxy.mode()
+                + (toxiproxy.skipped().isEmpty() ? "" : " (skipped: " + toxiproxy.skipped() + ")")
+                + (external ? "; external nodes " + externalNodes.size() + " through existing proxies" : "");
+        String why = whyNotRunnable(scenario, external);
+        if (why == null && external && scenario.settings().nodes() != externalNodes.size()) {
+            why = "set for N=" + scenario.settings().nodes() + " nodes, " + externalNodes.size() + " given";
+        }
+        if (why != null) {
+            ScenarioResult r = ScenarioResult.skipped(scenario, why, toxiproxyMode);
+            System.out.println("[chaos] " + r.summary());
+            return r;
+        }
         long seed = seedFor(scenario);
         Scenario s = scenario.withSeed(seed);
         Settings st = s.settings();
@@ -56,7 +91,9 @@ public final class ScenarioRunner {
         ClockMode mode = ClockMode.SIMULATED_TTL;
         IntFunction<ServerProcess> factory = i -> startNode(st.aof());
         if (st.clockNode() >= 0) {
-            if (FaketimeServer.library() == null) {
+            if (external) {
+                clockMode[0] = "simulated-ttl (external nodes)";
+            } else if (FaketimeServer.library() == null) {
                 clockMode[0] = "simulated-ttl (libfaketime not installed)";
             } else {
                 factory = i -> {
@@ -78,7 +115,12 @@ public final class ScenarioRunner {
         ChaosCluster cluster = null;
         Nemesis nemesis = null;
         try {
-            cluster = ChaosCluster.start(toxiproxy, st.nodes(), factory);
+            if (external) {
+                cluster = ChaosCluster.attach(toxiproxy, externalNodes);
+                deleteLockKeys(cluster);   // a previous run's keys would hold the lock or skew fencing tokens
+            } else {
+                cluster = ChaosCluster.start(toxiproxy, st.nodes(), factory);
+            }
             if (clockMode[0].startsWith("faketime")) mode = ClockMode.FAKETIME;
             Resource resource = new Resource(history);
             nemesis = new Nemesis(cluster, history, resource, mode, KEY_PREFIX);
@@ -116,6 +158,11 @@ public final class ScenarioRunner {
             }
             if (cluster != null) {
                 try {
+                    if (cluster.external()) deleteLockKeys(cluster);
+                } catch (RuntimeException e) {
+                    log.warn("could not delete the lock keys of scenario {} on the external nodes", s.id(), e);
+                }
+                try {
                     cluster.close();
                 } catch (RuntimeException e) {
                     log.warn("stopping the cluster of scenario {} failed", s.id(), e);
@@ -129,9 +176,7 @@ public final class ScenarioRunner {
         Outcome observed = unknown ? Outcome.UNKNOWN : counts.unfencedViolation() ? Outcome.VIOLATION : Outcome.NONE;
         List<String> failures = judge(s.expected(), observed, counts, checks, error);
         ScenarioResult r = new ScenarioResult(s.id(), s.name(), s.fault(), s.expected(), observed, failures.isEmpty(),
-                failures, counts, checks, verdict, history, history.faults(),
-                toxiproxy.mode() + (toxiproxy.skipped().isEmpty() ? "" : " (skipped: " + toxiproxy.skipped() + ")"),
-                clockMode[0], seed, st, (System.nanoTime() - t0) / 1_000_000, error);
+                failures, counts, checks, verdict, history, history.faults(), toxiproxyMode, clockMode[0], seed, st, (System.nanoTime() - t0) / 1_000_000, error);
         System.out.println("[chaos] " + r.summary());
         return r;
     }
@@ -181,6 +226,13 @@ public final class ScenarioRunner {
             seed = new java.security.SecureRandom().nextLong() & 0xFFFF_FFFFL;
         } while (seed == 0);
         return seed;
+    }
+
+    /** Deletes every key under {@code chaos:} on every node (through the node's proxy). */
+    private static void deleteLockKeys(ChaosCluster cluster) {
+        for (ServerProcess n : cluster.nodes()) {
+            for (String k : n.keys(KEY_PREFIX + "*")) n.command("DEL", k);
+        }
     }
 
     private static ServerProcess startNode(boolean aof) {

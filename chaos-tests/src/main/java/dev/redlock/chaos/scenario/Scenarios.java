@@ -13,6 +13,12 @@ import java.util.Set;
  */
 public final class Scenarios {
     private static final Duration ZERO = Duration.ZERO;
+    /** Kills and restarts a node, and partitions client 0 alone (its own proxies). */
+    private static final Needs KILL_RESTART = Needs.NOTHING.withProcessControl().withOwnProxies();
+    /** Faults on some clients' paths only. */
+    private static final Needs OWN_PROXIES = Needs.NOTHING.withOwnProxies();
+    /** SIGSTOPs a node. */
+    private static final Needs PAUSE = Needs.NOTHING.withProcessControl();
 
     private Scenarios() {}
 
@@ -27,32 +33,32 @@ public final class Scenarios {
             new Scenario("2", "nodes cut", "2 nodes cut (proxy disabled + reset_peer), then a 3rd black-holed",
                     Expectation.SAFE,
                     Settings.defaults().withTtl(ms(500)).withClients(3).withDuration(ms(1200)),
-                    Scripts::cutNodes),
+                    Scripts::cutNodes, Needs.NOTHING.withSpareNodes(2)),
             new Scenario("3", "amnesia", "node of the holder's majority killed -9 and restarted at once, no "
                     + "persistence, amnesia guard off; second client gets that node + the other two",
                     Expectation.VIOLATION,
                     Settings.defaults().withTtl(ms(1000)).withRestartQuarantine(ZERO).withOwnProxies(Set.of(0)),
-                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, true)),
+                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, true), KILL_RESTART),
             new Scenario("4a", "amnesia, guard on", "as 3, with restartQuarantine = 2 x TTL and nodes marked fresh at "
                     + "start", Expectation.SAFE,
                     Settings.defaults().withTtl(ms(600)).withOwnProxies(Set.of(0)),
-                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, false)),
+                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, false), KILL_RESTART),
             new Scenario("4b", "amnesia, AOF always", "as 3 (guard off), nodes with AOF appendfsync always",
                     Expectation.SAFE,
                     Settings.defaults().withTtl(ms(600)).withRestartQuarantine(ZERO).withAof(true).withOwnProxies(Set.of(0)),
-                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, false)),
+                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, false), KILL_RESTART),
             new Scenario("4c", "amnesia, delayed restart", "as 3 (guard off, no persistence), restart delayed until the "
                     + "TTL has passed", Expectation.SAFE,
                     Settings.defaults().withTtl(ms(600)).withRestartQuarantine(ZERO).withOwnProxies(Set.of(0)),
-                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.DELAYED, false)),
+                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.DELAYED, false), KILL_RESTART),
             new Scenario("5", "clock jump", "clock of a node in the holder's majority jumps past the lock's remaining "
                     + "TTL; second client gets that node + the other two", Expectation.VIOLATION,
                     Settings.defaults().withTtl(ms(800)).withClockNode(2).withOwnProxies(Set.of(0)),
-                    Scripts::clockJump),
+                    Scripts::clockJump, OWN_PROXIES),
             new Scenario("6", "fast clock within drift", "a node's clock runs 3% fast, drift allowance 5%",
                     Expectation.SAFE,
                     Settings.defaults().withTtl(ms(500)).withDrift(0.05).withClockNode(2).withOwnProxies(Set.of(0)),
-                    ctx -> Scripts.fastClock(ctx, 0.03)),
+                    ctx -> Scripts.fastClock(ctx, 0.03), OWN_PROXIES),
             new Scenario("7", "client stall", "holder pauses (GC) after its validity check, longer than its validity",
                     Expectation.VIOLATION,
                     Settings.defaults().withTtl(ms(300)),
@@ -60,7 +66,7 @@ public final class Scenarios {
             new Scenario("8", "stall with replies in flight", "holder's acquire replies held in flight longer than the "
                     + "TTL (downstream latency on its own proxies, below nodeTimeout)", Expectation.SAFE,
                     Settings.defaults().withTtl(ms(300)).withNodeTimeout(ms(1000)).withOwnProxies(Set.of(0)),
-                    Scripts::repliesInFlight),
+                    Scripts::repliesInFlight, OWN_PROXIES),
             new Scenario("9", "delayed write", "holder's write held on the resource path past its validity",
                     Expectation.VIOLATION,
                     Settings.defaults().withTtl(ms(300)),
@@ -73,7 +79,7 @@ public final class Scenarios {
             new Scenario("11", "extension minority", "holder partitioned from 3 of 5 nodes, its extension reaches "
                     + "fewer than a quorum", Expectation.SAFE,
                     Settings.defaults().withTtl(ms(500)).withOwnProxies(Set.of(0)),
-                    Scripts::extensionMinority),
+                    Scripts::extensionMinority, OWN_PROXIES),
             new Scenario("12", "stale release", "stale holder releases after another client acquired",
                     Expectation.SAFE,
                     Settings.defaults().withTtl(ms(500)).withClients(3),
@@ -81,12 +87,12 @@ public final class Scenarios {
             new Scenario("13", "paused node", "one node, then another, SIGSTOPped for 2 x TTL under a workload",
                     Expectation.SAFE,
                     Settings.defaults().withTtl(ms(300)).withClients(3).withDuration(ms(3000)),
-                    Scripts::pausedNode),
+                    Scripts::pausedNode, PAUSE),
             new Scenario("14", "split vote", "5 clients ask at once, each heard first by a different node",
                     Expectation.SAFE,
                     Settings.defaults().withTtl(ms(1000)).withClients(5).withNodeTimeout(ms(700))
                             .withOwnProxies(Set.of(0, 1, 2, 3, 4)),
-                    ctx -> Scripts.splitVote(ctx, ms(40), ms(200))));
+                    ctx -> Scripts.splitVote(ctx, ms(40), ms(200)), OWN_PROXIES));
 
     /** Every scenario, in order. */
     public static List<Scenario> all() {
