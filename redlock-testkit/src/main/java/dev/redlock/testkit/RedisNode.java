@@ -2,7 +2,6 @@ package dev.redlock.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -154,15 +153,8 @@ public final class RedisNode implements AutoCloseable {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
             s.setSoTimeout(5000);
-            OutputStream out = s.getOutputStream();
-            StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");
-            for (String a : args) {
-                byte[] b = a.getBytes(StandardCharsets.UTF_8);
-                sb.append('$').append(b.length).append("\r\n").append(a).append("\r\n");
-            }
-            out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            return RespReader.read(s.getInputStream());
+            Resp.write(s.getOutputStream(), args);
+            return Resp.read(s.getInputStream());
         } catch (IOException e) {
             throw new UncheckedIOException("command " + args[0] + " on port " + port + " failed", e);
         }

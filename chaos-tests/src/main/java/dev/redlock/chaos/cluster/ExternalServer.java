@@ -1,6 +1,6 @@
 package dev.redlock.chaos.cluster;
 
-import java.io.ByteArrayOutputStream;
+import dev.redlock.testkit.Resp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,7 +10,6 @@ import java.net.Socket;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -136,20 +135,20 @@ public final class ExternalServer implements ServerProcess {
             InputStream in = s.getInputStream();
             int setup = 0;
             if (password != null) {
-                send(out, user == null ? new String[] {"AUTH", password} : new String[] {"AUTH", user, password});
+                Resp.write(out, user == null ? new String[] {"AUTH", password} : new String[] {"AUTH", user, password});
                 setup++;
             }
             if (db != 0) {
-                send(out, "SELECT", Integer.toString(db));
+                Resp.write(out, "SELECT", Integer.toString(db));
                 setup++;
             }
-            send(out, args);
+            Resp.write(out, args);
             out.flush();
             for (int i = 0; i < setup; i++) {
-                String r = read(in);
+                String r = Resp.read(in);
                 if (r.startsWith("ERR:")) throw new IOException("AUTH/SELECT refused: " + r);
             }
-            return read(in);
+            return Resp.read(in);
         } catch (IOException e) {
             throw new UncheckedIOException("command " + args[0] + " on external node " + redact(uri) + " failed", e);
         }
@@ -180,60 +179,5 @@ public final class ExternalServer implements ServerProcess {
 
     private static String decode(String s) {
         return URLDecoder.decode(s, StandardCharsets.UTF_8);
-    }
-
-    private static void send(OutputStream out, String... args) throws IOException {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        b.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-        for (String a : args) {
-            byte[] bytes = a.getBytes(StandardCharsets.UTF_8);
-            b.writeBytes(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            b.writeBytes(bytes);
-            b.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
-        }
-        out.write(b.toByteArray());
-    }
-
-    /** One RESP2 reply; arrays flattened to newline-separated text, errors as "ERR:...", nil as "". */
-    private static String read(InputStream in) throws IOException {
-        String line = line(in);
-        if (line.isEmpty()) throw new IOException("empty reply (connection closed?)");
-        char type = line.charAt(0);
-        String rest = line.substring(1);
-        switch (type) {
-            case '+', ':' -> {
-                return rest;
-            }
-            case '-' -> {
-                return "ERR:" + rest;
-            }
-            case '$' -> {
-                int len = Integer.parseInt(rest);
-                if (len < 0) return "";
-                byte[] b = in.readNBytes(len + 2);
-                if (b.length < len + 2) throw new IOException("truncated reply");
-                return new String(b, 0, len, StandardCharsets.UTF_8);
-            }
-            case '*' -> {
-                int n = Integer.parseInt(rest);
-                List<String> items = new ArrayList<>();
-                for (int i = 0; i < n; i++) items.add(read(in));
-                return String.join("\n", items);
-            }
-            default -> throw new IOException("unexpected reply: " + line);
-        }
-    }
-
-    private static String line(InputStream in) throws IOException {
-        StringBuilder sb = new StringBuilder();
-        int c;
-        while ((c = in.read()) != -1) {
-            if (c == '\r') {
-                in.read();
-                break;
-            }
-            sb.append((char) c);
-        }
-        return sb.toString();
     }
 }

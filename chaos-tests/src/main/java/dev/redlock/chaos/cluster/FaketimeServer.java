@@ -1,13 +1,11 @@
 package dev.redlock.chaos.cluster;
 
+import dev.redlock.testkit.Resp;
 import dev.redlock.testkit.RedisBinary;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -242,13 +240,7 @@ public final class FaketimeServer implements ServerProcess {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
             s.setSoTimeout(5000);
-            OutputStream out = s.getOutputStream();
-            StringBuilder sb = new StringBuilder("*").append(args.length).append("\r\n");
-            for (String a : args) {
-                sb.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");
-            }
-            out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
-            out.flush();
+            Resp.write(s.getOutputStream(), args);
             return Resp.read(s.getInputStream());
         } catch (IOException e) {
             throw new UncheckedIOException("command " + args[0] + " on port " + port + " failed", e);
@@ -258,49 +250,5 @@ public final class FaketimeServer implements ServerProcess {
     @Override
     public String toString() {
         return "FaketimeServer[127.0.0.1:" + port + ", pid=" + pid() + ", offset=" + offsetSeconds + "s, rate=" + rate + "]";
-    }
-
-    /** Minimal RESP2 reader: arrays flattened to newline-separated text, errors as "ERR:...". */
-    static final class Resp {
-        private Resp() {}
-
-        static String read(InputStream in) throws IOException {
-            String line = line(in);
-            if (line.isEmpty()) throw new IOException("empty reply");
-            String rest = line.substring(1);
-            switch (line.charAt(0)) {
-                case '+', ':' -> { return rest; }
-                case '-' -> { return "ERR:" + rest; }
-                case '$' -> {
-                    int len = Integer.parseInt(rest);
-                    if (len < 0) return "";
-                    byte[] b = in.readNBytes(len + 2);
-                    return new String(b, 0, len, StandardCharsets.UTF_8);
-                }
-                case '*' -> {
-                    int n = Integer.parseInt(rest);
-                    StringBuilder sb = new StringBuilder();
-                    for (int i = 0; i < n; i++) {
-                        if (i > 0) sb.append('\n');
-                        sb.append(read(in));
-                    }
-                    return sb.toString();
-                }
-                default -> throw new IOException("unexpected reply: " + line);
-            }
-        }
-
-        private static String line(InputStream in) throws IOException {
-            StringBuilder sb = new StringBuilder();
-            int c;
-            while ((c = in.read()) != -1) {
-                if (c == '\r') {
-                    in.read();
-                    break;
-                }
-                sb.append((char) c);
-            }
-            return sb.toString();
-        }
     }
 }
