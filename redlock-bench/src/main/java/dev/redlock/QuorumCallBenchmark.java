@@ -69,7 +69,7 @@ public class QuorumCallBenchmark {
         scheduler = new ScheduledThreadPoolExecutor(1);
         scheduler.setRemoveOnCancelPolicy(true);
         events = Executors.newSingleThreadExecutor();
-        ctx = new RedlockContext(cfg, nodeClients, scheduler, events, Ticker.SYSTEM);
+        ctx = new RedlockContext(cfg, nodeClients, scheduler, events, Ticker.SYSTEM, null);
     }
 
     @TearDown(Level.Trial)

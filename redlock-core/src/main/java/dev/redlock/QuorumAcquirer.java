@@ -2,12 +2,12 @@ package dev.redlock;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Runs {@link AcquireRound}s for one acquisition until one succeeds or the rounds run out, sleeping
- * {@code retryDelay ± retryJitter} between them on the shared scheduler (no thread blocks). If the caller cancels
- * the returned future, a lease that arrives anyway is released.
+ * Runs {@link AcquireRound}s for one acquisition until one succeeds or the rounds run out. Between rounds it waits
+ * for the holder's release message ({@link ReleaseSignals}) or {@code retryDelay ± retryJitter}, whichever comes
+ * first, on the shared scheduler (no thread blocks). If the caller cancels the returned future, a lease that
+ * arrives anyway is released.
  */
 final class QuorumAcquirer {
     private final RedlockContext ctx;
@@ -40,8 +40,8 @@ final class QuorumAcquirer {
                 lease.startExpiryTimer();
                 if (!result.complete(lease)) lease.releaseAsync();   // cancelled meanwhile
             } else if (n < maxRounds && !result.isDone()) {
-                ctx.scheduler().schedule(() -> round(resource, ttl, n + 1, maxRounds, result),
-                        ctx.retryDelayNanos(), TimeUnit.NANOSECONDS);
+                // next round when the holder releases (pub/sub wake-up), or after retryDelay ± retryJitter
+                ctx.releases().await(resource, ctx.retryDelayNanos(), () -> round(resource, ttl, n + 1, maxRounds, result));
             } else {
                 round.outcomes().whenComplete((outcomes, e2) -> result.completeExceptionally(
                         new LockUnavailableException(resource, n, round.failure(), outcomes)));
