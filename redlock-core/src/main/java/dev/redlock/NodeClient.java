@@ -186,16 +186,34 @@ final class NodeClient {
      * Subscribes to a pub/sub channel on this node (Redisson multiplexes channels over its subscription
      * connection); {@code onMessage} runs on a Redisson thread. Completes with the listener id once subscribed.
      */
-    CompletableFuture<Integer> subscribe(String channel, Runnable onMessage) {
+    CompletableFuture<Integer> subscribe(String channel, java.util.function.Consumer<String> onMessage) {
         CompletableFuture<Integer> out = new CompletableFuture<>();
         Runnable send = () -> {
             try {
                 client.getTopic(channel, StringCodec.INSTANCE)
-                        .addListenerAsync(String.class, (ch, msg) -> onMessage.run())
+                        .addListenerAsync(String.class, (ch, msg) -> onMessage.accept(msg))
                         .whenComplete((id, e) -> {
                             if (e == null) out.complete(id);
                             else out.completeExceptionally(e);
                         });
+            } catch (RuntimeException e) {
+                out.completeExceptionally(e);
+            }
+        };
+        if (ready) send.run();
+        else viaConnector(send);
+        return out;
+    }
+
+    /** EXISTS key (a hint for waiters, never a lock decision). Never blocks the caller. */
+    CompletableFuture<Boolean> exists(String key) {
+        CompletableFuture<Boolean> out = new CompletableFuture<>();
+        Runnable send = () -> {
+            try {
+                client.getBucket(key, StringCodec.INSTANCE).isExistsAsync().whenComplete((r, e) -> {
+                    if (e == null) out.complete(r);
+                    else out.completeExceptionally(e);
+                });
             } catch (RuntimeException e) {
                 out.completeExceptionally(e);
             }

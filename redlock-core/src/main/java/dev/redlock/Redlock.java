@@ -32,8 +32,10 @@ import org.slf4j.LoggerFactory;
  * value) to every node at once and decides as soon as {@code quorum} nodes granted or a quorum became impossible.
  * Validity is {@code ttl - elapsed - (ttl*driftFactor + fixedDrift)} on {@link System#nanoTime()}; a round that
  * leaves none fails. With fencing on, the token is {@code max(fence of the granting nodes) + 1}, written back to a
- * quorum before the lease is returned. A failed round releases every node and is retried after
- * {@code retryDelay ± retryJitter}, up to {@code retryCount} times.
+ * quorum before the lease is returned. A failed round releases every node that may hold its value and is retried,
+ * up to {@code retryCount} times: when the lock was held, as soon as the holder's release is announced (pub/sub on
+ * the nodes; the woken round is a normal quorum round) or after {@code retryDelay ± retryJitter}, whichever comes
+ * first; after a split vote, after a short random pause.
  *
  * <p><b>What it guarantees.</b> While a {@link Lease} is valid, no other lease on the same resource is valid, as long
  * as node clocks do not run faster than the drift allowance and nodes that lose their memory stay out for the

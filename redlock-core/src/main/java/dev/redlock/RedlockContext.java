@@ -67,6 +67,22 @@ final class RedlockContext {
 
     Set<HeldLease> live() { return live; }
 
+    private volatile long roundEstimateNanos;
+    private final java.util.concurrent.atomic.LongAdder rounds = new java.util.concurrent.atomic.LongAdder();
+
+    /** Acquire rounds started by this instance (for tests and diagnostics). */
+    long roundsStarted() { return rounds.sum(); }
+
+    void roundStarted() { rounds.increment(); }
+
+    /** Recent duration of an acquire round (moving average), 0 before the first. */
+    long roundEstimateNanos() { return roundEstimateNanos; }
+
+    void observeRound(long nanos) {
+        long old = roundEstimateNanos;
+        roundEstimateNanos = old == 0 ? nanos : old + (nanos - old) / 8;
+    }
+
     /** Wake-ups of waiting acquisitions when a holder releases (pub/sub), with polling as the fallback. */
     ReleaseSignals releases() { return releases; }
 
@@ -98,9 +114,16 @@ final class RedlockContext {
      * its {@code quorumAnswered()} as soon as a quorum answered.
      */
     QuorumCall release(String resource, String owner, int[] targets) {
+        return release(resource, owner, targets, true);
+    }
+
+    /** As {@link #release(String, String, int[])}; {@code wakeWaiters=false} publishes no release message. */
+    QuorumCall release(String resource, String owner, int[] targets, boolean wakeWaiters) {
         List<Object> keys = List.of(lockKey(resource));
+        String channel = releasedChannel(resource);
+        String publish = wakeWaiters ? "1" : "0";
         return QuorumCall.start(this, targets, Math.min(config.quorum(), targets.length), ticker.nanoTime(),
-                n -> n.eval(LuaScript.RELEASE, RScript.ReturnType.LONG, keys, owner, releasedChannel(resource)),
+                n -> n.eval(LuaScript.RELEASE, RScript.ReturnType.LONG, keys, owner, channel, publish),
                 (node, reply, elapsed) -> ((Number) reply).longValue() == 1
                         ? NodeVote.granted(node, -1, elapsed)
                         : NodeVote.refused(node, "not held by this owner", elapsed),

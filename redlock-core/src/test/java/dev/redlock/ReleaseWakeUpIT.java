@@ -71,7 +71,8 @@ class ReleaseWakeUpIT {
              Redlock waiter = Redlock.create(slowPolling(Duration.ofSeconds(20)).build())) {
             Lease held = holder.acquire("forged", Duration.ofSeconds(10));
             CompletableFuture<Lease> waiting = waiter.acquireAsync("forged", Duration.ofSeconds(10));
-            Thread.sleep(500);
+            Thread.sleep(500);                                    // first round + the one once subscribed, both refused
+            long roundsBefore = waiter.context().roundsStarted();
             // forged release messages on every node while the lock is still held: the waiter wakes, runs a round,
             // is refused by every node and goes back to waiting
             for (int round = 0; round < 3; round++) {
@@ -81,6 +82,46 @@ class ReleaseWakeUpIT {
             }
             assertTrue(held.isValid());
             for (int i = 0; i < 5; i++) assertEquals(((HeldLease) held).owner(), REDIS.ownerOn(i, "forged"));
+            assertEquals(roundsBefore, waiter.context().roundsStarted(), "the probe should have spared the waiter a round");
+            held.release();
+            Lease got = waiting.get(10, TimeUnit.SECONDS);
+            assertTrue(got.fencingToken() > held.fencingToken());
+            got.release();
+        }
+    }
+
+    /**
+     * The probe that follows a message is fooled too (the lock key is gone on the nodes the waiter listens to), so
+     * the waiter really runs a round: it still needs a quorum, is refused by the other three nodes, cleans up its
+     * two partial grants and keeps waiting.
+     */
+    @Test
+    void aWokenWaiterWhoseProbeIsFooledStillNeedsAQuorum() throws Exception {
+        String resource = "fooled";
+        int first = Math.floorMod(resource.hashCode(), 5);
+        int[] listened = {first, (first + 1) % 5};           // two of the N - quorum + 1 = 3 subscribed nodes
+        try (Redlock holder = Redlock.create(REDIS.config().build());
+             Redlock waiter = Redlock.create(slowPolling(Duration.ofSeconds(20)).build())) {
+            Lease held = holder.acquire(resource, Duration.ofSeconds(10));
+            CompletableFuture<Lease> waiting = waiter.acquireAsync(resource, Duration.ofSeconds(10));
+            Thread.sleep(500);
+            long roundsBefore = waiter.context().roundsStarted();
+            for (int node : listened) {
+                REDIS.node(node).command("DEL", RedisNodes.PREFIX + resource);
+                REDIS.node(node).command("PUBLISH", RedisNodes.PREFIX + "__released:" + resource, "1");
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            int stillHeld;
+            do {                                               // the waiter's round ran and cleaned up after itself
+                Thread.sleep(50);
+                stillHeld = 0;
+                for (int i = 0; i < 5; i++) if (REDIS.ownerOn(i, resource).isEmpty()) stillHeld++;
+            } while ((stillHeld != 2 || waiter.context().roundsStarted() == roundsBefore) && System.nanoTime() < deadline);
+            assertTrue(waiter.context().roundsStarted() > roundsBefore, "the fooled probe did not lead to a round");
+            assertFalse(waiting.isDone(), "a waiter got the lock from two nodes");
+            int holderNodes = 0;
+            for (int i = 0; i < 5; i++) if (REDIS.ownerOn(i, resource).equals(((HeldLease) held).owner())) holderNodes++;
+            assertEquals(3, holderNodes);
             held.release();
             Lease got = waiting.get(10, TimeUnit.SECONDS);
             assertTrue(got.fencingToken() > held.fencingToken());
