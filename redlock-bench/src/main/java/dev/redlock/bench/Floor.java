@@ -8,8 +8,13 @@ import java.io.File;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.redisson.api.RScript;
 import java.util.concurrent.TimeUnit;
 import org.redisson.Redisson;
 import org.redisson.api.RBucket;
@@ -65,6 +70,71 @@ final class Floor {
             System.err.println("redis-benchmark failed: " + e);
         }
         return out;
+    }
+
+    /**
+     * The structural floor of a quorum round from Java: one Redisson client per node (one shared event loop), a
+     * trivial script by EVALSHA sent to every node at once, done when {@code quorum} replied; and two such rounds
+     * back to back (the second to {@code quorum} nodes, started from the reply thread, as the fencing phase is).
+     * No lock logic at all: what any Redisson-based Redlock pays before doing anything.
+     */
+    static Map<String, Double> redissonFanout(List<String> uris, int warmup, int n) throws Exception {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        List<RedissonClient> clients = new ArrayList<>();
+        try {
+            List<RScript> scripts = new ArrayList<>();
+            String sha = null;
+            for (String uri : uris) {
+                Config c = new Config();
+                c.setEventLoopGroup(group);
+                c.setCodec(StringCodec.INSTANCE);
+                c.setTcpNoDelay(true);
+                c.useSingleServer().setAddress(uri).setConnectionMinimumIdleSize(1).setConnectionPoolSize(16)
+                        .setRetryAttempts(0);
+                RedissonClient rc = Redisson.create(c);
+                clients.add(rc);
+                RScript sc = rc.getScript(StringCodec.INSTANCE);
+                sha = sc.scriptLoad("return 1");
+                scripts.add(sc);
+            }
+            int quorum = uris.size() / 2 + 1;
+            Latencies one = new Latencies(n);
+            Latencies two = new Latencies(n);
+            final String s = sha;
+            for (int i = 0; i < warmup + n; i++) {
+                long t0 = System.nanoTime();
+                quorumRound(scripts, s, quorum, null).get(5, TimeUnit.SECONDS);
+                long t1 = System.nanoTime();
+                quorumRound(scripts, s, quorum, () -> quorumRound(scripts.subList(0, quorum), s, quorum, null))
+                        .get(5, TimeUnit.SECONDS);
+                long t2 = System.nanoTime();
+                if (i >= warmup) {
+                    one.add(t1 - t0);
+                    two.add(t2 - t1);
+                }
+            }
+            Map<String, Double> out = new LinkedHashMap<>();
+            out.put("one_round_p50_ms", one.percentileMs(50));
+            out.put("two_rounds_p50_ms", two.percentileMs(50));
+            return out;
+        } finally {
+            clients.forEach(c -> c.shutdown(0, 2, TimeUnit.SECONDS));
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        }
+    }
+
+    private static CompletableFuture<Void> quorumRound(List<RScript> scripts, String sha, int quorum,
+                                                       java.util.function.Supplier<CompletableFuture<Void>> then) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        AtomicInteger replies = new AtomicInteger();
+        for (RScript sc : scripts) {
+            sc.evalShaAsync(RScript.Mode.READ_WRITE, sha, RScript.ReturnType.LONG, List.of("floor:k")).whenComplete((r, e) -> {
+                if (replies.incrementAndGet() != quorum) return;
+                if (then == null) done.complete(null);
+                else then.get().whenComplete((x, e2) -> done.complete(null));
+            });
+        }
+        return done;
     }
 
     /** The same round trip from Java: one Redisson client, {@code RBucket.setIfAbsent(v, ttl)} = SET NX PX. */

@@ -29,7 +29,9 @@ final class Options {
         DEFAULTS.put("only", "W1,W2,W3,W4");
         DEFAULTS.put("systems", "redlock,redlock-nofence,redisson");
         DEFAULTS.put("json", "redlock-bench/target/bench.json");
-        DEFAULTS.put("wake", "true");             // W2 redlock: wake waiters on release (pub/sub) when supported
+        DEFAULTS.put("w5-leases", "10000");      // W5 (opt-in: --only=W5): leases held at once, watchdog on
+        DEFAULTS.put("w5-ttl-ms", "15000");
+        DEFAULTS.put("w5-hold-s", "35");
     }
 
     private final Map<String, String> values;
@@ -57,7 +59,7 @@ final class Options {
                 throw new IllegalArgumentException("unknown argument " + a + " (see --help)");
             }
         }
-        Set<String> scaled = Set.of("warmup", "iterations", "redisson-iterations", "floor-iterations", "w2-seconds",
+        Set<String> scaled = Set.of("w5-leases", "w5-hold-s", "warmup", "iterations", "redisson-iterations", "floor-iterations", "w2-seconds",
                 "w3-iterations", "w3-redisson-iterations", "w4-iterations", "w4-redisson-iterations");
         for (String k : scaled) {
             if (!v.get(k).equals(DEFAULTS.get(k))) continue;        // explicit flags win
@@ -65,7 +67,7 @@ final class Options {
             if (scale > 0) v.put(k, Long.toString((long) (d * scale)));
             else v.put(k, Long.toString(Math.max(k.startsWith("w3-redisson") ? 2 : 1, d / 100)));
         }
-        if (scale < 0 && v.get("w2-seconds").equals("0")) v.put("w2-seconds", "1");
+        if (scale > 0 && v.get("w5-leases").equals(Long.toString((long) (10000 * scale)))) v.put("w5-leases", "10000");
         return new Options(v);
     }
 

@@ -48,6 +48,13 @@ final class Report {
         rows.add(new Row("floor: SET NX PX on 1 node, one Redisson client, p50", rf.get("acquire_p50_ms"), null, null,
                 "ms", rf.get("acquire_p50_ms") / floor, null, "", ""));
 
+        Map<String, Double> fan = w.apply("floor").get("redisson-fanout-5");
+        if (fan != null) {
+            rows.add(new Row("floor: Redisson, trivial EVALSHA to 5 nodes, 3 replies (one quorum round), p50",
+                    fan.get("one_round_p50_ms"), null, null, "ms", fan.get("one_round_p50_ms") / floor, null, "", "no lock logic"));
+            rows.add(new Row("floor: same, two rounds back to back (quorum round + fencing-like round), p50",
+                    fan.get("two_rounds_p50_ms"), null, null, "ms", fan.get("two_rounds_p50_ms") / floor, null, "", "no lock logic"));
+        }
         Map<String, Map<String, Double>> w1 = w.apply("W1");
         for (String k : List.of("acquire_p50_ms", "acquire_p99_ms", "acquire_p999_ms", "release_p50_ms",
                 "release_p99_ms", "release_p999_ms")) {
@@ -57,8 +64,11 @@ final class Report {
                 boolean ok = a <= 3 * floor && a < SideBySide.NODE_REDLOCK_P50_MS;
                 boolean okNf = nf == null || nf <= 2 * floor;
                 target = "fenced <= 3x floor and < 0.293 ms; unfenced <= 2x floor";
+                double jf = rf.get("acquire_p50_ms");
                 verdict = "fenced " + (ok ? "met" : "MISSED") + " (" + fmt(a / floor) + "x)"
-                        + (nf == null ? "" : ", unfenced " + (okNf ? "met" : "MISSED") + " (" + fmt(nf / floor) + "x)");
+                        + (nf == null ? "" : ", unfenced " + (okNf ? "met" : "MISSED") + " (" + fmt(nf / floor) + "x)")
+                        + (haveC ? "; vs the Java floor: fenced " + fmt(a / jf) + "x" + (nf == null ? "" : ", unfenced "
+                        + fmt(nf / jf) + "x") : "");
             }
             rows.add(new Row("W1 uncontended " + k.replace("_ms", "").replace('_', ' '), a, nf, rs, "ms",
                     div(a, floor), div(a, rs), target, verdict));
@@ -96,6 +106,21 @@ final class Report {
         rows.add(new Row("W4 p50 N=9 / N=3", n93, null, get(w4, SideBySide.REDISSON, "n9_over_n3"), "x", null, null,
                 "<= 1.5x", n93 == null ? "" : n93 <= 1.5 ? "met" : "MISSED"));
 
+        Map<String, Map<String, Double>> w5 = w.apply("W5");
+        if (w5.containsKey(SideBySide.REDLOCK)) {
+            Map<String, Double> m = w5.get(SideBySide.REDLOCK);
+            Double p99 = m.get("lateness_p99_ms");
+            double ttl = m.get("ttl_ms");
+            rows.add(new Row("W5 " + fmt(m.get("leases")) + " leases, watchdog: lateness p99 (ttl " + fmt(ttl) + " ms)",
+                    p99, null, null, "ms", null, null, "< ttl/10 = " + fmt(ttl / 10) + " ms",
+                    (p99 != null && p99 < ttl / 10 ? "met" : "MISSED") + " (p50 " + fmt(m.get("lateness_p50_ms"))
+                            + ", max " + fmt(m.get("lateness_max_ms")) + ", " + fmt(m.get("renewals_observed"))
+                            + " renewals, lost " + fmt(m.get("lost_leases")) + ")"));
+            rows.add(new Row("W5 heap while holding / per lease", m.get("heap_holding_mb"), null, null, "MB", null, null,
+                    "reported", fmt(m.get("heap_per_lease_bytes")) + " B/lease"));
+            rows.add(new Row("W5 threads: before / max while holding", m.get("threads_max_while_holding"), null, null,
+                    "threads", null, null, "bounded", "before " + fmt(m.get("threads_before"))));
+        }
         StringBuilder sb = new StringBuilder();
         sb.append("floor = ").append(floorName).append(" p50 = ").append(fmt(floor)).append(" ms; load before/after in JSON\n");
         sb.append("| workload / figure | unit | redlock (fencing) | redlock (no fencing) | RedissonRedLock | redlock / floor | redlock / Redisson | target | verdict |\n");

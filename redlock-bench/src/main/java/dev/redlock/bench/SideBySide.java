@@ -21,7 +21,9 @@ import java.util.Map;
  *   <li>W1 uncontended latency, acquire and release p50/p99/p999 (N=5);</li>
  *   <li>W2 contended handoff: 8 clients, one resource, acquisitions/s, overlaps, per-client share;</li>
  *   <li>W3 two of five nodes SIGSTOPped (always resumed in {@code finally}): acquire p50 against healthy;</li>
- *   <li>W4 acquire p50 at N = 3, 5, 7, 9.</li>
+ *   <li>W4 acquire p50 at N = 3, 5, 7, 9;</li>
+ *   <li>W5 (opt-in, {@code --only=W5}): 10,000 leases held at once with the watchdog renewing them: heap, threads,
+ *       watchdog lateness.</li>
  * </ul>
  * Prints one table (figures, ratios to the floor and to Redisson, targets) and writes the same as JSON.
  *
@@ -103,22 +105,30 @@ public final class SideBySide {
         step("floor");
         Map<String, Double> rb = Floor.byRedisBenchmark(cluster.node(0).port(), o.integer("floor-iterations"));
         if (!rb.isEmpty()) floors.put("redis-benchmark", rb);
-        floors.put("redisson-set-nx-px", Floor.byRedisson(cluster.node(0).uri(), o.integer("warmup"),
+        floors.put("redisson-set-nx-px", Floor.byRedisson(cluster.node(0).uri(), o.integer("floor-iterations") / 4,
                 o.integer("floor-iterations")));
+        floors.put("redisson-fanout-5", Floor.redissonFanout(five, o.integer("floor-iterations") / 8,
+                o.integer("floor-iterations") / 4));
         res.put("floor", floors);
 
         if (o.runs("W1")) {
-            Map<String, Map<String, Double>> w1 = new LinkedHashMap<>();
-            for (String sys : List.of(REDLOCK, NOFENCE, REDISSON)) {
-                if (!o.system(sys)) continue;
-                step("W1 " + sys);
-                int n = sys.equals(REDISSON) ? o.integer("redisson-iterations") : o.integer("iterations");
-                int warm = sys.equals(REDISSON) ? Math.min(o.integer("warmup"), n) : o.integer("warmup");
-                try (Systems.LockSystem s = system(sys, five, timeout, false); LockClient c = s.newClient()) {
-                    w1.put(sys, Workloads.uncontended(c, tag + "w1:" + sys, ttl, warm, n));
+            step("W1 (systems interleaved)");
+            List<Systems.LockSystem> made = new ArrayList<>();
+            Map<String, LockClient> clients = new LinkedHashMap<>();
+            Map<String, Integer> its = new LinkedHashMap<>();
+            try {
+                for (String sys : List.of(REDLOCK, NOFENCE, REDISSON)) {
+                    if (!o.system(sys)) continue;
+                    Systems.LockSystem s = system(sys, five, timeout, false);
+                    made.add(s);
+                    clients.put(sys, s.newClient());
+                    its.put(sys, sys.equals(REDISSON) ? o.integer("redisson-iterations") : o.integer("iterations"));
                 }
+                res.put("W1", Workloads.interleaved(clients, its, ttl, o.integer("warmup"), 10));
+            } finally {
+                clients.values().forEach(LockClient::close);
+                made.forEach(Systems.LockSystem::close);
             }
-            res.put("W1", w1);
         }
         if (o.runs("W2")) {
             Map<String, Map<String, Double>> w2 = new LinkedHashMap<>();
@@ -148,25 +158,41 @@ public final class SideBySide {
             res.put("W3", w3);
         }
         if (o.runs("W4")) {
-            Map<String, Map<String, Double>> w4 = new LinkedHashMap<>();
-            for (String sys : List.of(REDLOCK, REDISSON)) {
-                if (!o.system(sys)) continue;
-                Map<String, Double> byN = new LinkedHashMap<>();
-                for (int n : new int[] {3, 5, 7, 9}) {
-                    step("W4 " + sys + " N=" + n);
-                    int it = sys.equals(REDISSON) ? o.integer("w4-redisson-iterations") : o.integer("w4-iterations");
-                    try (Systems.LockSystem s = system(sys, cluster.uris().subList(0, n), timeout, false);
-                         LockClient c = s.newClient()) {
-                        Map<String, Double> m = Workloads.uncontended(c, tag + "w4:" + sys + ":" + n, ttl,
-                                Math.min(o.integer("warmup"), it), it);
-                        byN.put("acquire_p50_ms_n" + n, m.get("acquire_p50_ms"));
-                        byN.put("acquire_p99_ms_n" + n, m.get("acquire_p99_ms"));
+            step("W4 (N and systems interleaved)");
+            List<Systems.LockSystem> made = new ArrayList<>();
+            Map<String, LockClient> clients = new LinkedHashMap<>();
+            Map<String, Integer> its = new LinkedHashMap<>();
+            try {
+                for (String sys : List.of(REDLOCK, REDISSON)) {
+                    if (!o.system(sys)) continue;
+                    for (int n : new int[] {3, 5, 7, 9}) {
+                        Systems.LockSystem s = system(sys, cluster.uris().subList(0, n), timeout, false);
+                        made.add(s);
+                        clients.put(sys + "@" + n, s.newClient());
+                        its.put(sys + "@" + n, sys.equals(REDISSON) ? o.integer("w4-redisson-iterations")
+                                : o.integer("w4-iterations"));
                     }
                 }
-                byN.put("n9_over_n3", byN.get("acquire_p50_ms_n9") / byN.get("acquire_p50_ms_n3"));
-                w4.put(sys, byN);
+                Map<String, Map<String, Double>> all = Workloads.interleaved(clients, its, ttl, o.integer("warmup"), 10);
+                Map<String, Map<String, Double>> w4 = new LinkedHashMap<>();
+                all.forEach((k, m) -> {
+                    String sys = k.substring(0, k.indexOf('@'));
+                    String n = k.substring(k.indexOf('@') + 1);
+                    Map<String, Double> byN = w4.computeIfAbsent(sys, x -> new LinkedHashMap<>());
+                    byN.put("acquire_p50_ms_n" + n, m.get("acquire_p50_ms"));
+                    byN.put("acquire_p99_ms_n" + n, m.get("acquire_p99_ms"));
+                });
+                w4.values().forEach(byN -> byN.put("n9_over_n3", byN.get("acquire_p50_ms_n9") / byN.get("acquire_p50_ms_n3")));
+                res.put("W4", w4);
+            } finally {
+                clients.values().forEach(LockClient::close);
+                made.forEach(Systems.LockSystem::close);
             }
-            res.put("W4", w4);
+        }
+        if (o.runs("W5")) {
+            step("W5 redlock, " + o.integer("w5-leases") + " leases");
+            res.put("W5", Map.of(REDLOCK, dev.redlock.WatchdogScale.run(five, o.integer("w5-leases"),
+                    java.time.Duration.ofMillis(o.integer("w5-ttl-ms")), o.integer("w5-hold-s"))));
         }
         return res;
     }

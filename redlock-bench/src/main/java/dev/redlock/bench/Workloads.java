@@ -52,6 +52,62 @@ final class Workloads {
     }
 
     /**
+     * W1/W4 with the systems interleaved: every client is warmed up, then the measured iterations run in
+     * {@code batches} round-robin batches (client A 1/batches of its iterations, then B, ..., then A again), so a
+     * change of machine load during the run hits every system alike and their ratios stay meaningful.
+     */
+    static Map<String, Map<String, Double>> interleaved(Map<String, LockClient> clients, Map<String, Integer> iterations,
+                                                        long ttlMs, int warmup, int batches) throws Exception {
+        Map<String, Latencies> acq = new LinkedHashMap<>();
+        Map<String, Latencies> rel = new LinkedHashMap<>();
+        Map<String, Integer> failures = new LinkedHashMap<>();
+        for (var e : clients.entrySet()) {
+            String res = "w:" + e.getKey();
+            for (int i = 0; i < Math.min(warmup, iterations.get(e.getKey())); i++) {
+                LockClient.Held h = e.getValue().acquire(res, ttlMs, 0);
+                if (h != null) e.getValue().release(h);
+            }
+            acq.put(e.getKey(), new Latencies(iterations.get(e.getKey())));
+            rel.put(e.getKey(), new Latencies(iterations.get(e.getKey())));
+            failures.put(e.getKey(), 0);
+        }
+        for (int b = 0; b < batches; b++) {
+            for (var e : clients.entrySet()) {
+                String res = "w:" + e.getKey();
+                int n = Math.max(1, iterations.get(e.getKey()) / batches);
+                for (int i = 0; i < n; i++) {
+                    long t0 = System.nanoTime();
+                    LockClient.Held h = e.getValue().acquire(res, ttlMs, 0);
+                    long t1 = System.nanoTime();
+                    if (h == null) {
+                        failures.merge(e.getKey(), 1, Integer::sum);
+                        continue;
+                    }
+                    e.getValue().release(h);
+                    long t2 = System.nanoTime();
+                    acq.get(e.getKey()).add(t1 - t0);
+                    rel.get(e.getKey()).add(t2 - t1);
+                }
+            }
+        }
+        Map<String, Map<String, Double>> out = new LinkedHashMap<>();
+        for (String k : clients.keySet()) {
+            Map<String, Double> m = new LinkedHashMap<>();
+            Latencies a = acq.get(k), r = rel.get(k);
+            m.put("acquire_p50_ms", a.percentileMs(50));
+            m.put("acquire_p99_ms", a.percentileMs(99));
+            m.put("acquire_p999_ms", a.percentileMs(99.9));
+            m.put("release_p50_ms", r.percentileMs(50));
+            m.put("release_p99_ms", r.percentileMs(99));
+            m.put("release_p999_ms", r.percentileMs(99.9));
+            m.put("samples", (double) a.count());
+            m.put("failed_acquires", (double) failures.get(k));
+            out.put(k, m);
+        }
+        return out;
+    }
+
+    /**
      * W2 contended handoff: {@code clients} clients (each its own instance, own connections, own thread) loop on
      * acquire-release of one resource for {@code seconds}. Inside the critical section a shared counter detects
      * overlaps, and fencing tokens (when issued) must strictly increase.
