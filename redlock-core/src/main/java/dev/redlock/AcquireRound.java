@@ -44,9 +44,13 @@ final class AcquireRound implements QuorumCall.LateGrants {
         String ttlMs = Long.toString(ttl.toMillis());
         String quarantineMs = Long.toString(cfg.restartQuarantine().toMillis());
         long quarantine = cfg.restartQuarantine().toMillis();
+        long seen = cfg.fencing() ? ctx.tokenHints().get(resource) : -1;
+        long guess = seen >= 0 ? seen + 1 : 0;
+        String guessText = Long.toString(guess);
         synchronized (this) {
             votes = QuorumCall.start(ctx, ctx.allNodes(), cfg.quorum(), start,
-                    n -> n.eval(LuaScript.ACQUIRE, RScript.ReturnType.LIST, keys, owner, ttlMs, quarantineMs, resource),
+                    n -> n.eval(LuaScript.ACQUIRE, RScript.ReturnType.LIST, keys, owner, ttlMs, quarantineMs, resource,
+                            guessText),
                     (node, reply, elapsed) -> classify(node, reply, elapsed, quarantine),
                     this);
         }
@@ -55,6 +59,11 @@ final class AcquireRound implements QuorumCall.LateGrants {
             long deadline = start + ttl.toNanos() - cfg.driftNanos(ttl);
             if (ctx.ticker().nanoTime() >= deadline) return fail("quorum reached only after the validity was used up");
             if (!cfg.fencing()) return succeed(deadline, -1);
+            // One-round fencing. Every counted grant read a fence below our guess, so its ACQUIRE script, in the
+            // same atomic step as the grant, raised that node's fence to the guess: the guess is already written to
+            // a quorum of nodes holding our owner value, and it exceeds every fence that quorum held, hence (quorums
+            // intersect) every earlier token. Otherwise the second phase below does it with max + 1.
+            if (guess > 0 && votes.maxGrantedFence() < guess) return succeed(deadline, guess);
             return writeFence(deadline);
         });
     }
@@ -82,6 +91,8 @@ final class AcquireRound implements QuorumCall.LateGrants {
         List<?> r = (List<?>) reply;
         long status = ((Number) r.get(0)).longValue();
         long fence = ((Number) r.get(1)).longValue();
+        // a quarantined node's fence is its memory floor, not a token anybody holds: no hint from it
+        if (ctx.config().fencing() && status != 2) ctx.tokenHints().saw(resource, fence);
         if (status == 1) return NodeVote.granted(node, fence, elapsed);
         if (status == 0 && r.size() > 3) {
             synchronized (this) {
@@ -97,6 +108,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
     }
 
     private CompletableFuture<HeldLease> succeed(long deadline, long token) {
+        if (token > 0) ctx.tokenHints().saw(resource, token);
         HeldLease l = new HeldLease(ctx, resource, owner, token, ttl, deadline);
         synchronized (this) {
             state = State.SUCCEEDED;

@@ -65,6 +65,9 @@ final class NodeClient {
                 .setClientName("redlock");
         c.setTcpNoDelay(true);
         c.setTcpKeepAlive(true);
+        // Redisson checks every command argument for live-object references (reflection per argument per command,
+        // visible in the acquire profile; no measurable latency change in an interleaved A/B); ours are strings
+        c.setReferenceEnabled(false);
         if (address.username() != null) s.setUsername(address.username());
         if (address.password() != null) s.setPassword(address.password());
         return new NodeClient(index, address.redacted(), Redisson.create(c), true);

@@ -34,6 +34,7 @@ final class RedlockContext {
     private final String markerKey;
     private final Set<HeldLease> live = ConcurrentHashMap.newKeySet();
     private final ReleaseSignals releases = new ReleaseSignals(this);
+    private final TokenHints tokenHints = new TokenHints();
 
     RedlockContext(RedlockConfig config, List<NodeClient> nodes, ScheduledExecutorService scheduler,
                    ExecutorService events, Ticker ticker, EventLoop ioLoop) {
@@ -82,6 +83,9 @@ final class RedlockContext {
         long old = roundEstimateNanos;
         roundEstimateNanos = old == 0 ? nanos : old + (nanos - old) / 8;
     }
+
+    /** Highest fence value seen per resource: the guess for one-round fencing. */
+    TokenHints tokenHints() { return tokenHints; }
 
     /** Wake-ups of waiting acquisitions when a holder releases (pub/sub), with polling as the fallback. */
     ReleaseSignals releases() { return releases; }
