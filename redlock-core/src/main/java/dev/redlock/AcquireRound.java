@@ -9,7 +9,8 @@ import org.redisson.api.RScript;
 /**
  * One quorum round for one resource: SET NX PX on every node in parallel (one script per node), validity check,
  * then (fencing on) token = max(fences of the granting nodes) + 1 written back to a quorum that still holds our
- * owner value. On any failure every node gets a token-checked release, and so does every grant that arrives later.
+ * owner value. On any failure every node that may hold our value (all but those that refused) gets a
+ * token-checked release, and so does every grant that arrives later.
  */
 final class AcquireRound implements QuorumCall.LateGrants {
     private enum State { PENDING, SUCCEEDED, FAILED }
@@ -24,12 +25,16 @@ final class AcquireRound implements QuorumCall.LateGrants {
     private HeldLease lease;
     private String failure;
     private List<NodeVote> fenceVotes = List.of();
+    private final String[] holders;          // fingerprint of the refusing node's holder, by node (guarded by this)
+    private boolean heldElsewhere;           // guarded by this
 
     AcquireRound(RedlockContext ctx, String resource, Duration ttl) {
         this.ctx = ctx;
         this.resource = resource;
         this.ttl = ttl;
         this.start = ctx.ticker().nanoTime();
+        this.holders = new String[ctx.nodes().size()];
+        ctx.roundStarted();
     }
 
     /** Runs the round; completes with a lease, or with {@code null} after releasing everything (see {@link #failure()}). */
@@ -39,9 +44,13 @@ final class AcquireRound implements QuorumCall.LateGrants {
         String ttlMs = Long.toString(ttl.toMillis());
         String quarantineMs = Long.toString(cfg.restartQuarantine().toMillis());
         long quarantine = cfg.restartQuarantine().toMillis();
+        long seen = cfg.fencing() ? ctx.tokenHints().get(resource) : -1;
+        long guess = seen >= 0 ? seen + 1 : 0;
+        String guessText = Long.toString(guess);
         synchronized (this) {
             votes = QuorumCall.start(ctx, ctx.allNodes(), cfg.quorum(), start,
-                    n -> n.eval(LuaScript.ACQUIRE, RScript.ReturnType.LIST, keys, owner, ttlMs, quarantineMs, resource),
+                    n -> n.eval(LuaScript.ACQUIRE, RScript.ReturnType.LIST, keys, owner, ttlMs, quarantineMs, resource,
+                            guessText),
                     (node, reply, elapsed) -> classify(node, reply, elapsed, quarantine),
                     this);
         }
@@ -50,6 +59,11 @@ final class AcquireRound implements QuorumCall.LateGrants {
             long deadline = start + ttl.toNanos() - cfg.driftNanos(ttl);
             if (ctx.ticker().nanoTime() >= deadline) return fail("quorum reached only after the validity was used up");
             if (!cfg.fencing()) return succeed(deadline, -1);
+            // One-round fencing. Every counted grant read a fence below our guess, so its ACQUIRE script, in the
+            // same atomic step as the grant, raised that node's fence to the guess: the guess is already written to
+            // a quorum of nodes holding our owner value, and it exceeds every fence that quorum held, hence (quorums
+            // intersect) every earlier token. Otherwise the second phase below does it with max + 1.
+            if (guess > 0 && votes.maxGrantedFence() < guess) return succeed(deadline, guess);
             return writeFence(deadline);
         });
     }
@@ -77,7 +91,14 @@ final class AcquireRound implements QuorumCall.LateGrants {
         List<?> r = (List<?>) reply;
         long status = ((Number) r.get(0)).longValue();
         long fence = ((Number) r.get(1)).longValue();
+        // a quarantined node's fence is its memory floor, not a token anybody holds: no hint from it
+        if (ctx.config().fencing() && status != 2) ctx.tokenHints().saw(resource, fence);
         if (status == 1) return NodeVote.granted(node, fence, elapsed);
+        if (status == 0 && r.size() > 3) {
+            synchronized (this) {
+                holders[node] = String.valueOf(r.get(3));
+            }
+        }
         if (status == 2) {
             long age = ((Number) r.get(2)).longValue();
             return NodeVote.refused(node, "quarantined: node memory began " + age + "ms ago, restartQuarantine is "
@@ -87,6 +108,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
     }
 
     private CompletableFuture<HeldLease> succeed(long deadline, long token) {
+        if (token > 0) ctx.tokenHints().saw(resource, token);
         HeldLease l = new HeldLease(ctx, resource, owner, token, ttl, deadline);
         synchronized (this) {
             state = State.SUCCEEDED;
@@ -96,12 +118,74 @@ final class AcquireRound implements QuorumCall.LateGrants {
     }
 
     private CompletableFuture<HeldLease> fail(String reason) {
+        boolean held;
         synchronized (this) {
             state = State.FAILED;
             failure = reason;
+            heldElsewhere = held = oneOwnerHoldsAQuorum();
         }
-        ctx.release(resource, owner, ctx.allNodes());
+        // The cleanup of a failed round wakes nobody: lost to a holder of a quorum, that holder's release will
+        // wake the waiters; lost a split vote, every loser backs off at random and retries (waking the others
+        // here would only start the next collision).
+        ctx.release(resource, owner, mayHoldOurs(), false);
         return CompletableFuture.completedFuture(null);
+    }
+
+    /** True when one other owner was seen on at least quorum nodes of this round (guarded by this). */
+    private boolean oneOwnerHoldsAQuorum() {
+        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        for (String h : holders) {
+            if (h == null || h.isEmpty()) continue;
+            if (seen.merge(h, 1, Integer::sum) >= ctx.config().quorum()) return true;
+        }
+        return false;
+    }
+
+    /**
+     * After a failed round: true when one other owner held the lock on a quorum of nodes (wait for its release),
+     * false for a split vote or failed nodes.
+     */
+    synchronized boolean heldElsewhere() {
+        return heldElsewhere;
+    }
+
+    /**
+     * After a failed round: true when every node that answered granted or was held by another owner (no error,
+     * timeout or quarantine) and no single owner held a quorum: the lock is up for grabs, the round lost a race.
+     */
+    synchronized boolean splitVote() {
+        if (heldElsewhere) return false;
+        boolean refused = false;
+        List<NodeVote> now = votes.snapshot();
+        for (int slot = 0; slot < now.size(); slot++) {
+            NodeVote v = now.get(slot);
+            if (v == null || v.isGranted()) continue;
+            if (v.kind() != NodeOutcome.Kind.REFUSED || holders[slot] == null) return false;
+            refused = true;
+        }
+        return refused;
+    }
+
+    /** When the round started, on the context's ticker. */
+    long startNanos() {
+        return start;
+    }
+
+    /**
+     * Nodes that may hold our owner value: all but those that refused. A refusal comes from the atomic ACQUIRE
+     * script before or instead of its SET NX (held by another owner, or quarantined), so a node that refused
+     * never set our value; every other node (granted, error, timeout, not answered yet) gets the release.
+     * Releasing only these keeps a waiter's failed round cheap under contention (5 commands, not 10).
+     */
+    private int[] mayHoldOurs() {
+        List<NodeVote> now = votes.snapshot();
+        int[] out = new int[now.size()];
+        int n = 0;
+        for (int slot = 0; slot < now.size(); slot++) {
+            NodeVote v = now.get(slot);
+            if (v == null || v.kind() != NodeOutcome.Kind.REFUSED) out[n++] = ctx.allNodes()[slot];
+        }
+        return java.util.Arrays.copyOf(out, n);
     }
 
     /** A grant that arrived after the decision: release it unless it belongs to a lease still held. */
@@ -112,7 +196,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
             if (state == State.PENDING) return; // covered: failure releases all nodes, success's lease owns them
             l = lease;
         }
-        if (l == null || !l.isHeld()) ctx.release(resource, owner, new int[] {node});
+        if (l == null || !l.isHeld()) ctx.release(resource, owner, new int[] {node}, false);
     }
 
     synchronized String failure() {

@@ -16,10 +16,14 @@ import java.util.HexFormat;
  */
 enum LuaScript {
     /**
-     * ARGV: owner, ttl ms, quarantine ms, resource. Returns {status, fence, memoryAgeMs}: status 1 = granted,
-     * 0 = held by another owner, 2 = quarantined (memory began less than quarantine ago). The fence of a
-     * resource unknown to the node reads as a floor derived from when the node's memory began (microseconds), so
-     * a node that lost its memory never makes tokens go backwards.
+     * ARGV: owner, ttl ms, quarantine ms, resource[, token guess]. Returns {status, fence, memoryAgeMs[, holder]}:
+     * status 1 = granted, 0 = held by another owner, 2 = quarantined (memory began less than quarantine ago). The
+     * fence of a resource unknown to the node reads as a floor derived from when the node's memory began
+     * (microseconds), so a node that lost its memory never makes tokens go backwards. The returned fence is the
+     * value read before any write. When granted and the guess exceeds that fence, the guess is written as the new
+     * fence in the same atomic step as the grant (one-round fencing, see AcquireRound); '0' or absent = no guess. On status 0, holder = the first 12 hex digits
+     * of SHA-1(current value) ('' if it is not a string): tells a waiter whether one other owner holds a quorum
+     * (wait for its release) or the vote split, without revealing the owner value itself.
      */
     ACQUIRE("""
             local t = redis.call('TIME')
@@ -33,8 +37,14 @@ enum LuaScript {
             if fence then fence = tonumber(fence) else fence = born * 1000 end
             local q = tonumber(ARGV[3])
             if q > 0 and now - born < q then return {2, fence, now - born} end
-            if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {1, fence, now - born} end
-            return {0, fence, now - born}
+            if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+              local guess = tonumber(ARGV[5] or '0')
+              if guess > fence then redis.call('HSET', KEYS[2], ARGV[4], ARGV[5]) end
+              return {1, fence, now - born}
+            end
+            local cur = redis.pcall('GET', KEYS[1])
+            if type(cur) ~= 'string' then cur = '' else cur = string.sub(redis.sha1hex(cur), 1, 12) end
+            return {0, fence, now - born, cur}
             """),
 
     /** ARGV: owner, token, resource. Raises the node's fence to the token if we still hold the lock there. */
@@ -54,11 +64,19 @@ enum LuaScript {
             return 0
             """),
 
-    /** ARGV: owner, wake-up channel. Deletes the lock only if we hold it, then tells waiters. */
+    /**
+     * ARGV: owner, wake-up channel[, publish]. Deletes the lock only if we hold it, then tells waiters (the
+     * message is the number of subscribed waiting instances, so they can spread their rounds), unless publish is
+     * '0' (the cleanup of a round that lost to a holder of a quorum: waking waiters then would only make them
+     * collide with that holder).
+     */
     RELEASE("""
             if redis.call('GET', KEYS[1]) == ARGV[1] then
               redis.call('DEL', KEYS[1])
-              redis.call('PUBLISH', ARGV[2], '1')
+              if ARGV[3] ~= '0' then
+                local waiting = redis.call('PUBSUB', 'NUMSUB', ARGV[2])[2]
+                redis.call('PUBLISH', ARGV[2], tostring(waiting))
+              end
               return 1
             end
             return 0

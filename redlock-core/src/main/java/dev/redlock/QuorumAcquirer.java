@@ -2,12 +2,14 @@ package dev.redlock;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs {@link AcquireRound}s for one acquisition until one succeeds or the rounds run out, sleeping
- * {@code retryDelay ± retryJitter} between them on the shared scheduler (no thread blocks). If the caller cancels
- * the returned future, a lease that arrives anyway is released.
+ * Runs {@link AcquireRound}s for one acquisition until one succeeds or the rounds run out. Between rounds it waits
+ * for the holder's release message ({@link ReleaseSignals}) or {@code retryDelay ± retryJitter}, whichever comes
+ * first, on the shared scheduler (no thread blocks). If the caller cancels the returned future, a lease that
+ * arrives anyway is released.
  */
 final class QuorumAcquirer {
     private final RedlockContext ctx;
@@ -24,6 +26,7 @@ final class QuorumAcquirer {
 
     private void round(String resource, Duration ttl, int n, int maxRounds, CompletableFuture<HeldLease> result) {
         if (result.isDone()) return;
+        long generation = ctx.releases().generation(resource);
         AcquireRound round = new AcquireRound(ctx, resource, ttl);
         CompletableFuture<HeldLease> attempt;
         try {
@@ -33,6 +36,7 @@ final class QuorumAcquirer {
             return;
         }
         attempt.whenComplete((lease, error) -> {
+            ctx.observeRound(ctx.ticker().nanoTime() - round.startNanos());
             if (error != null) {
                 result.completeExceptionally(error);
             } else if (lease != null) {
@@ -40,8 +44,15 @@ final class QuorumAcquirer {
                 lease.startExpiryTimer();
                 if (!result.complete(lease)) lease.releaseAsync();   // cancelled meanwhile
             } else if (n < maxRounds && !result.isDone()) {
-                ctx.scheduler().schedule(() -> round(resource, ttl, n + 1, maxRounds, result),
-                        ctx.retryDelayNanos(), TimeUnit.NANOSECONDS);
+                // Held by another owner on a quorum: next round when it releases (pub/sub wake-up), or after
+                // retryDelay ± retryJitter. Split vote with no node failing: nobody holds it, so retry after a
+                // short random pause (up to twice this round's duration) to break the tie, unless woken sooner.
+                long wait = ctx.retryDelayNanos();
+                if (!round.heldElsewhere() && round.splitVote()) {
+                    long spent = Math.max(TimeUnit.MICROSECONDS.toNanos(100), ctx.ticker().nanoTime() - round.startNanos());
+                    wait = Math.min(wait, ThreadLocalRandom.current().nextLong(2 * spent));
+                }
+                ctx.releases().await(resource, generation, wait, () -> round(resource, ttl, n + 1, maxRounds, result));
             } else {
                 round.outcomes().whenComplete((outcomes, e2) -> result.completeExceptionally(
                         new LockUnavailableException(resource, n, round.failure(), outcomes)));

@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import io.netty.channel.EventLoop;
 
 /**
  * One request sent to a set of nodes at once, each answer classified into a {@link NodeVote}. The call is
@@ -37,7 +39,8 @@ final class QuorumCall {
     private final long startNanos;
     private final LateGrants lateGrants;
     private final NodeVote[] votes;
-    private final ScheduledFuture<?>[] timers;
+    private ScheduledFuture<?> timer;
+    private final NodeClient.Deferred<?>[] deferred;
     private final CompletableFuture<Boolean> decision = new CompletableFuture<>();
     private final CompletableFuture<List<NodeVote>> settled = new CompletableFuture<>();
     private final CompletableFuture<Void> quorumAnswered = new CompletableFuture<>();
@@ -54,11 +57,13 @@ final class QuorumCall {
         this.startNanos = startNanos;
         this.lateGrants = lateGrants;
         this.votes = new NodeVote[targets.length];
-        this.timers = new ScheduledFuture<?>[targets.length];
+        this.deferred = new NodeClient.Deferred<?>[targets.length];
     }
 
     /**
-     * Sends {@code send} to every target node now.
+     * Sends {@code send} to every target node: from the context's I/O loop when there is one (one hop for the
+     * whole call; the replies, the decision and whatever it triggers run on that loop too), else from the caller.
+     * One timer per call, armed at the send: at {@code nodeTimeout} every node that has not answered is a TIMEOUT.
      *
      * @param quorum grants needed for a true decision; {@code targets.length} when every answer matters
      */
@@ -74,20 +79,46 @@ final class QuorumCall {
             call.settled.complete(List.of());
             return call;
         }
+        EventLoop loop = ctx.ioLoop();
+        if (loop == null || loop.inEventLoop()) {
+            call.sendAll(send, classifier);
+        } else {
+            try {
+                loop.execute(() -> call.sendAll(send, classifier));
+            } catch (RejectedExecutionException e) {   // shutting down: send from here, the clients will refuse
+                call.sendAll(send, classifier);
+            }
+        }
+        return call;
+    }
+
+    private void sendAll(Function<NodeClient, CompletableFuture<Object>> send, Classifier classifier) {
         long timeoutNanos = ctx.config().nodeTimeout().toNanos();
+        ScheduledFuture<?> t;
+        EventLoop loop = ctx.ioLoop();
+        try {
+            t = loop != null && loop.inEventLoop() ? loop.schedule(this::timeOut, timeoutNanos, TimeUnit.NANOSECONDS)
+                    : ctx.scheduler().schedule(this::timeOut, timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            t = ctx.scheduler().schedule(this::timeOut, timeoutNanos, TimeUnit.NANOSECONDS);
+        }
+        synchronized (this) {
+            if (answered == targets.length) t.cancel(false);
+            else timer = t;
+        }
         for (int slot = 0; slot < targets.length; slot++) {
             final int s = slot;
             final int node = targets[slot];
-            synchronized (call) {
-                call.timers[s] = ctx.scheduler().schedule(
-                        () -> call.vote(s, NodeVote.timeout(node, ctx.ticker().nanoTime() - startNanos)),
-                        timeoutNanos, TimeUnit.NANOSECONDS);
-            }
             CompletableFuture<Object> raw;
             try {
                 raw = send.apply(ctx.node(node));
             } catch (RuntimeException e) {
                 raw = CompletableFuture.failedFuture(e);
+            }
+            if (raw instanceof NodeClient.Deferred<?> d) {
+                synchronized (this) {
+                    deferred[s] = d;
+                }
             }
             raw.whenComplete((reply, error) -> {
                 long elapsed = ctx.ticker().nanoTime() - startNanos;
@@ -102,10 +133,28 @@ final class QuorumCall {
                         v = NodeVote.error(node, "unexpected reply " + reply + ": " + e.getMessage(), elapsed);
                     }
                 }
-                call.vote(s, v);
+                vote(s, v);
             });
         }
-        return call;
+    }
+
+    /** The call's timer: every node that has not answered by now timed out. */
+    private void timeOut() {
+        long elapsed = ctx.ticker().nanoTime() - startNanos;
+        for (int slot = 0; slot < targets.length; slot++) {
+            boolean pending;
+            synchronized (this) {
+                pending = votes[slot] == null;
+            }
+            if (pending) {
+                vote(slot, NodeVote.timeout(targets[slot], elapsed));
+                NodeClient.Deferred<?> d;
+                synchronized (this) {
+                    d = deferred[slot];
+                }
+                if (d != null) d.abandon();
+            }
+        }
     }
 
     private void vote(int slot, NodeVote v) {
@@ -120,9 +169,9 @@ final class QuorumCall {
                 late = v.isGranted() && !votes[slot].isGranted();
             } else {
                 votes[slot] = v;
-                if (timers[slot] != null) timers[slot].cancel(false);
                 answered++;
                 allIn = answered == targets.length;
+                if (allIn && timer != null) timer.cancel(false);
                 if (v.kind() != NodeOutcome.Kind.TIMEOUT) {
                     responded++;
                     enoughAnswers = responded == Math.min(quorum, targets.length);

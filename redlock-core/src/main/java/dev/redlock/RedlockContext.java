@@ -11,11 +11,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.IntStream;
+import io.netty.channel.EventLoop;
 import org.redisson.api.RScript;
 
 /**
- * What every part of one {@link Redlock} shares: the config, the node clients, one scheduler (timeouts, retries,
- * watchdog: never a thread per lease), one thread for loss listeners, the clock, key names and the live leases.
+ * What every part of one {@link Redlock} shares: the config, the node clients, one scheduler (retries, watchdog,
+ * expiry: never a thread per lease), one thread for loss listeners, the clock, key names and the live leases; and,
+ * when the library created the clients, the one Netty event loop they all run on: quorum calls send their commands
+ * and arm their timeout from that loop, so a round costs one thread hop, not one per node.
  */
 final class RedlockContext {
     private static final SecureRandom OWNER_RANDOM = new SecureRandom();
@@ -25,14 +28,18 @@ final class RedlockContext {
     private final ScheduledExecutorService scheduler;
     private final ExecutorService events;
     private final Ticker ticker;
+    private final EventLoop ioLoop;
     private final int[] allNodes;
     private final String fencesKey;
     private final String markerKey;
     private final Set<HeldLease> live = ConcurrentHashMap.newKeySet();
+    private final ReleaseSignals releases = new ReleaseSignals(this);
+    private final TokenHints tokenHints = new TokenHints();
 
     RedlockContext(RedlockConfig config, List<NodeClient> nodes, ScheduledExecutorService scheduler,
-                   ExecutorService events, Ticker ticker) {
+                   ExecutorService events, Ticker ticker, EventLoop ioLoop) {
         this.config = config;
+        this.ioLoop = ioLoop;
         this.nodes = List.copyOf(nodes);
         this.scheduler = scheduler;
         this.events = events;
@@ -56,7 +63,32 @@ final class RedlockContext {
 
     Ticker ticker() { return ticker; }
 
+    /** The event loop every node client runs on, or null for clients the user manages (their loops are unknown). */
+    EventLoop ioLoop() { return ioLoop; }
+
     Set<HeldLease> live() { return live; }
+
+    private volatile long roundEstimateNanos;
+    private final java.util.concurrent.atomic.LongAdder rounds = new java.util.concurrent.atomic.LongAdder();
+
+    /** Acquire rounds started by this instance (for tests and diagnostics). */
+    long roundsStarted() { return rounds.sum(); }
+
+    void roundStarted() { rounds.increment(); }
+
+    /** Recent duration of an acquire round (moving average), 0 before the first. */
+    long roundEstimateNanos() { return roundEstimateNanos; }
+
+    void observeRound(long nanos) {
+        long old = roundEstimateNanos;
+        roundEstimateNanos = old == 0 ? nanos : old + (nanos - old) / 8;
+    }
+
+    /** Highest fence value seen per resource: the guess for one-round fencing. */
+    TokenHints tokenHints() { return tokenHints; }
+
+    /** Wake-ups of waiting acquisitions when a holder releases (pub/sub), with polling as the fallback. */
+    ReleaseSignals releases() { return releases; }
 
     String lockKey(String resource) { return config.keyPrefix() + resource; }
 
@@ -86,9 +118,16 @@ final class RedlockContext {
      * its {@code quorumAnswered()} as soon as a quorum answered.
      */
     QuorumCall release(String resource, String owner, int[] targets) {
+        return release(resource, owner, targets, true);
+    }
+
+    /** As {@link #release(String, String, int[])}; {@code wakeWaiters=false} publishes no release message. */
+    QuorumCall release(String resource, String owner, int[] targets, boolean wakeWaiters) {
         List<Object> keys = List.of(lockKey(resource));
+        String channel = releasedChannel(resource);
+        String publish = wakeWaiters ? "1" : "0";
         return QuorumCall.start(this, targets, Math.min(config.quorum(), targets.length), ticker.nanoTime(),
-                n -> n.eval(LuaScript.RELEASE, RScript.ReturnType.LONG, keys, owner, releasedChannel(resource)),
+                n -> n.eval(LuaScript.RELEASE, RScript.ReturnType.LONG, keys, owner, channel, publish),
                 (node, reply, elapsed) -> ((Number) reply).longValue() == 1
                         ? NodeVote.granted(node, -1, elapsed)
                         : NodeVote.refused(node, "not held by this owner", elapsed),

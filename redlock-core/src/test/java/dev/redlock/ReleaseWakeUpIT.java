@@ -1,0 +1,210 @@
+package dev.redlock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.redlock.testing.RedisNodes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Waiters are woken by the holder's release (pub/sub on every node) instead of polling blindly; the retry timer
+ * stays the fallback; a wake-up is only a hint (the woken waiter runs a normal quorum round). The retry delays here
+ * are long (seconds) so that only a wake-up can explain a prompt acquisition; the bounds are far below them, so
+ * the tests do not depend on machine speed.
+ */
+class ReleaseWakeUpIT {
+    @RegisterExtension
+    static final RedisNodes REDIS = new RedisNodes(5);
+
+    private static RedlockConfig.Builder slowPolling(Duration retryDelay) {
+        return REDIS.config().retryCount(50).retryDelay(retryDelay).retryJitter(Duration.ZERO);
+    }
+
+    @Test
+    void waiterIsWokenByTheReleaseNotByItsRetryTimer() throws Exception {
+        try (Redlock holder = Redlock.create(REDIS.config().build());
+             Redlock waiter = Redlock.create(slowPolling(Duration.ofSeconds(20)).build())) {
+            Lease held = holder.acquire("wake", Duration.ofSeconds(10));
+            CompletableFuture<Lease> waiting = waiter.acquireAsync("wake", Duration.ofSeconds(10));
+            Thread.sleep(500);                                    // first round failed, subscription active
+            assertFalse(waiting.isDone(), "acquired while the lock was held");
+            long t0 = System.nanoTime();
+            held.release();
+            Lease got = waiting.get(10, TimeUnit.SECONDS);       // polling alone would take 20 s
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(ms < 5_000, "woken after " + ms + " ms: the release did not wake the waiter");
+            assertTrue(got.fencingToken() > held.fencingToken(), got.fencingToken() + " after " + held.fencingToken());
+            got.release();
+        }
+    }
+
+    @Test
+    void pollingRemainsTheFallbackWhenNoReleaseMessageComes() throws Exception {
+        // a foreign holder whose key simply expires publishes nothing: only the retry timer can pick it up
+        for (int i = 0; i < 5; i++) REDIS.node(i).command("SET", RedisNodes.PREFIX + "expiring", "foreign", "PX", "700");
+        try (Redlock waiter = Redlock.create(slowPolling(Duration.ofMillis(200)).build())) {
+            long t0 = System.nanoTime();
+            Lease got = waiter.acquireAsync("expiring", Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(ms >= 500, "acquired after " + ms + " ms, before the foreign key expired");
+            assertTrue(got.isValid());
+            got.release();
+        }
+    }
+
+    @Test
+    void aWakeUpIsOnlyAHintTheWaiterStillNeedsAQuorum() throws Exception {
+        try (Redlock holder = Redlock.create(REDIS.config().build());
+             Redlock waiter = Redlock.create(slowPolling(Duration.ofSeconds(20)).build())) {
+            Lease held = holder.acquire("forged", Duration.ofSeconds(10));
+            CompletableFuture<Lease> waiting = waiter.acquireAsync("forged", Duration.ofSeconds(10));
+            Thread.sleep(500);                                    // first round + the one once subscribed, both refused
+            long roundsBefore = waiter.context().roundsStarted();
+            // forged release messages on every node while the lock is still held: the waiter wakes, runs a round,
+            // is refused by every node and goes back to waiting
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < 5; i++) REDIS.node(i).command("PUBLISH", RedisNodes.PREFIX + "__released:forged", "1");
+                Thread.sleep(150);
+                assertFalse(waiting.isDone(), "a release message alone handed out the lock");
+            }
+            assertTrue(held.isValid());
+            for (int i = 0; i < 5; i++) assertEquals(((HeldLease) held).owner(), REDIS.ownerOn(i, "forged"));
+            assertEquals(roundsBefore, waiter.context().roundsStarted(), "the probe should have spared the waiter a round");
+            held.release();
+            Lease got = waiting.get(10, TimeUnit.SECONDS);
+            assertTrue(got.fencingToken() > held.fencingToken());
+            got.release();
+        }
+    }
+
+    /**
+     * The probe that follows a message is fooled too (the lock key is gone on the nodes the waiter listens to), so
+     * the waiter really runs a round: it still needs a quorum, is refused by the other three nodes, cleans up its
+     * two partial grants and keeps waiting.
+     */
+    @Test
+    void aWokenWaiterWhoseProbeIsFooledStillNeedsAQuorum() throws Exception {
+        String resource = "fooled";
+        int first = Math.floorMod(resource.hashCode(), 5);
+        int[] listened = {first, (first + 1) % 5};           // two of the N - quorum + 1 = 3 subscribed nodes
+        try (Redlock holder = Redlock.create(REDIS.config().build());
+             Redlock waiter = Redlock.create(slowPolling(Duration.ofSeconds(20)).build())) {
+            Lease held = holder.acquire(resource, Duration.ofSeconds(10));
+            CompletableFuture<Lease> waiting = waiter.acquireAsync(resource, Duration.ofSeconds(10));
+            Thread.sleep(500);
+            long roundsBefore = waiter.context().roundsStarted();
+            for (int node : listened) {
+                REDIS.node(node).command("DEL", RedisNodes.PREFIX + resource);
+                REDIS.node(node).command("PUBLISH", RedisNodes.PREFIX + "__released:" + resource, "1");
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            int stillHeld;
+            do {                                               // the waiter's round ran and cleaned up after itself
+                Thread.sleep(50);
+                stillHeld = 0;
+                for (int i = 0; i < 5; i++) if (REDIS.ownerOn(i, resource).isEmpty()) stillHeld++;
+            } while ((stillHeld != 2 || waiter.context().roundsStarted() == roundsBefore) && System.nanoTime() < deadline);
+            assertTrue(waiter.context().roundsStarted() > roundsBefore, "the fooled probe did not lead to a round");
+            assertFalse(waiting.isDone(), "a waiter got the lock from two nodes");
+            int holderNodes = 0;
+            for (int i = 0; i < 5; i++) if (REDIS.ownerOn(i, resource).equals(((HeldLease) held).owner())) holderNodes++;
+            assertEquals(3, holderNodes);
+            held.release();
+            Lease got = waiting.get(10, TimeUnit.SECONDS);
+            assertTrue(got.fencingToken() > held.fencingToken());
+            got.release();
+        }
+    }
+
+    record Hold(long token, long from, long to) {}
+
+    /** Safety under wake-driven handoff: woken waiters race each other, yet holds never overlap and tokens rise. */
+    @Test
+    void contendedHandoffDrivenByWakeUpsNeverOverlaps() throws Exception {
+        int clients = 4;
+        int perClient = 10;
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger maxInside = new AtomicInteger();
+        ConcurrentLinkedQueue<Hold> holds = new ConcurrentLinkedQueue<>();
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        List<Redlock> redlocks = new ArrayList<>();
+        long t0 = System.nanoTime();
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                Redlock r = Redlock.create(REDIS.config().retryCount(1000).retryDelay(Duration.ofSeconds(2))
+                        .retryJitter(Duration.ofMillis(500)).build());
+                redlocks.add(r);
+                futures.add(pool.submit(() -> {
+                    for (int i = 0; i < perClient; i++) {
+                        try (Lease lease = r.acquire("handoff", Duration.ofSeconds(5))) {
+                            long from = System.nanoTime();
+                            maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                            RedisNodes.sleep(1);
+                            inside.decrementAndGet();
+                            lease.checkValid();
+                            holds.add(new Hold(lease.fencingToken(), from, System.nanoTime()));
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) f.get(120, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+            redlocks.forEach(Redlock::close);
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(1, maxInside.get(), "two clients were inside the critical section at once");
+        List<Hold> sorted = new ArrayList<>(holds);
+        sorted.sort(Comparator.comparingLong(Hold::from));
+        assertEquals(clients * perClient, sorted.size());
+        for (int i = 1; i < sorted.size(); i++) {
+            assertTrue(sorted.get(i).from() >= sorted.get(i - 1).to(), "holds overlap at " + i);
+            assertTrue(sorted.get(i).token() > sorted.get(i - 1).token(), "token did not increase at " + i);
+        }
+        // progress bound only (the safety checks above are the point): 40 handoffs, generous for a loaded machine
+        assertTrue(ms < 60_000, "40 contended acquisitions took " + ms + " ms");
+    }
+
+    @Test
+    void subscriptionsAreDroppedOnClose() throws Exception {
+        Redlock holder = Redlock.create(REDIS.config().build());
+        Redlock waiter = Redlock.create(slowPolling(Duration.ofSeconds(20)).build());
+        try {
+            Lease held = holder.acquire("subs", Duration.ofSeconds(10));
+            CompletableFuture<Lease> waiting = waiter.acquireAsync("subs", Duration.ofSeconds(10));
+            Thread.sleep(500);
+            assertEquals(1, waiter.context().releases().subscribedResources());
+            String numsub = REDIS.node(0).command("PUBSUB", "NUMSUB", RedisNodes.PREFIX + "__released:subs");
+            assertTrue(numsub.endsWith("1"), "not subscribed on node 0: " + numsub);
+            held.release();
+            waiting.get(10, TimeUnit.SECONDS).release();
+        } finally {
+            holder.close();
+            waiter.close();
+        }
+        assertEquals(0, waiter.context().releases().subscribedResources());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        String numsub;
+        do {
+            numsub = REDIS.node(0).command("PUBSUB", "NUMSUB", RedisNodes.PREFIX + "__released:subs");
+            if (numsub.endsWith("0")) break;
+            RedisNodes.sleep(50);
+        } while (System.nanoTime() < deadline);
+        assertTrue(numsub.endsWith("0"), "still subscribed after close: " + numsub);
+    }
+}
