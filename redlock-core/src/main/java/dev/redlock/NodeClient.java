@@ -55,7 +55,9 @@ final class NodeClient {
         SingleServerConfig s = c.useSingleServer()
                 .setAddress(address.address())
                 .setDatabase(address.database())
-                .setTimeout(timeoutMs)
+                // The vote timeout is ours (nodeTimeout, QuorumCall's timer). Redisson keeps waiting longer for the
+                // reply so a grant that lands after the vote timed out is still seen, and released (late grants).
+                .setTimeout(lateReplyWindowMs(timeoutMs))
                 .setConnectTimeout(connectTimeoutMs(cfg))
                 .setRetryAttempts(0)
                 .setConnectionMinimumIdleSize(1)
@@ -75,6 +77,11 @@ final class NodeClient {
 
     static int connectTimeoutMs(RedlockConfig cfg) {
         return (int) Math.max(1000, cfg.nodeTimeout().toMillis());
+    }
+
+    /** How long Redisson waits for a reply: well past nodeTimeout, so late grants are seen and released. */
+    static int lateReplyWindowMs(int nodeTimeoutMs) {
+        return (int) Math.min(60_000, Math.max(2_000L, 10L * nodeTimeoutMs));
     }
 
     /** A client the user manages: we never shut it down. */
