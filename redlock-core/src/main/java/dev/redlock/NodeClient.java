@@ -102,6 +102,15 @@ final class NodeClient {
         if (ready) return evalNow(lua, type, keys, args);
         Deferred<R> out = new Deferred<>();
         viaConnector(() -> {
+            if (!ready && !out.abandoned) {
+                // connect first (Redisson connects inside the first command, blocking, up to the connect timeout)
+                // with a harmless SCRIPT LOAD, so the abandonment below is decided after the wait, not before it
+                try {
+                    script.scriptLoadAsync(lua.source()).thenRun(() -> ready = true);
+                } catch (RuntimeException ignored) {
+                    // unreachable: evalNow below fails the same way
+                }
+            }
             if (out.abandoned && lua != LuaScript.RELEASE) {   // a release is always sent: it only ever removes ours
                 out.completeExceptionally(new IllegalStateException("not sent: the node timed out before it was connected"));
                 return;

@@ -65,16 +65,21 @@ class ReleaseWakeUpIT {
         }
     }
 
+    /**
+     * Forged release messages while the lock is held: the waiter's probe finds the lock there, it runs no round,
+     * and it goes back to its retry timer for this wait (one probe per wait), so the real release is picked up by
+     * polling here (retry delay 2 s).
+     */
     @Test
     void aWakeUpIsOnlyAHintTheWaiterStillNeedsAQuorum() throws Exception {
         try (Redlock holder = Redlock.create(REDIS.config().build());
-             Redlock waiter = Redlock.create(slowPolling(Duration.ofSeconds(20)).build())) {
+             Redlock waiter = Redlock.create(slowPolling(Duration.ofSeconds(2)).build())) {
             Lease held = holder.acquire("forged", Duration.ofSeconds(10));
             CompletableFuture<Lease> waiting = waiter.acquireAsync("forged", Duration.ofSeconds(10));
-            Thread.sleep(500);                                    // first round + the one once subscribed, both refused
+            Thread.sleep(500);                                    // first round refused, subscribed, listening
             long roundsBefore = waiter.context().roundsStarted();
-            // forged release messages on every node while the lock is still held: the waiter wakes, runs a round,
-            // is refused by every node and goes back to waiting
+            // forged release messages on every node while the lock is still held: the waiter wakes, probes, finds
+            // the lock held and goes back to waiting; it is never handed the lock
             for (int round = 0; round < 3; round++) {
                 for (int i = 0; i < 5; i++) REDIS.node(i).command("PUBLISH", RedisNodes.PREFIX + "__released:forged", "1");
                 Thread.sleep(150);
@@ -99,7 +104,7 @@ class ReleaseWakeUpIT {
     void aWokenWaiterWhoseProbeIsFooledStillNeedsAQuorum() throws Exception {
         String resource = "fooled";
         int first = Math.floorMod(resource.hashCode(), 5);
-        int[] listened = {first, (first + 1) % 5};           // two of the N - quorum + 1 = 3 subscribed nodes
+        int[] listened = {first, (first + 1) % 5};           // the node the waiter subscribes on, and one more
         try (Redlock holder = Redlock.create(REDIS.config().build());
              Redlock waiter = Redlock.create(slowPolling(Duration.ofSeconds(20)).build())) {
             Lease held = holder.acquire(resource, Duration.ofSeconds(10));
@@ -180,6 +185,9 @@ class ReleaseWakeUpIT {
         assertTrue(ms < 60_000, "40 contended acquisitions took " + ms + " ms");
     }
 
+    /** The node a waiter on "subs" subscribes on (picked by the resource's hash). */
+    private static final int SUBS_NODE = Math.floorMod("subs".hashCode(), 5);
+
     @Test
     void subscriptionsAreDroppedOnClose() throws Exception {
         Redlock holder = Redlock.create(REDIS.config().build());
@@ -189,8 +197,8 @@ class ReleaseWakeUpIT {
             CompletableFuture<Lease> waiting = waiter.acquireAsync("subs", Duration.ofSeconds(10));
             Thread.sleep(500);
             assertEquals(1, waiter.context().releases().subscribedResources());
-            String numsub = REDIS.node(0).command("PUBSUB", "NUMSUB", RedisNodes.PREFIX + "__released:subs");
-            assertTrue(numsub.endsWith("1"), "not subscribed on node 0: " + numsub);
+            String numsub = REDIS.node(SUBS_NODE).command("PUBSUB", "NUMSUB", RedisNodes.PREFIX + "__released:subs");
+            assertTrue(numsub.endsWith("1"), "not subscribed on node " + SUBS_NODE + ": " + numsub);
             held.release();
             waiting.get(10, TimeUnit.SECONDS).release();
         } finally {
@@ -201,7 +209,7 @@ class ReleaseWakeUpIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         String numsub;
         do {
-            numsub = REDIS.node(0).command("PUBSUB", "NUMSUB", RedisNodes.PREFIX + "__released:subs");
+            numsub = REDIS.node(SUBS_NODE).command("PUBSUB", "NUMSUB", RedisNodes.PREFIX + "__released:subs");
             if (numsub.endsWith("0")) break;
             RedisNodes.sleep(50);
         } while (System.nanoTime() < deadline);
