@@ -63,7 +63,7 @@ final class Workloads {
         Map<String, Integer> failures = new LinkedHashMap<>();
         for (var e : clients.entrySet()) {
             String res = "w:" + e.getKey();
-            for (int i = 0; i < Math.min(warmup, iterations.get(e.getKey())); i++) {
+            for (int i = 0; i < Math.min(warmup, 2 * iterations.get(e.getKey())); i++) {
                 LockClient.Held h = e.getValue().acquire(res, ttlMs, 0);
                 if (h != null) e.getValue().release(h);
             }
@@ -71,8 +71,11 @@ final class Workloads {
             rel.put(e.getKey(), new Latencies(iterations.get(e.getKey())));
             failures.put(e.getKey(), 0);
         }
+        java.util.Random order = new java.util.Random(42);
+        List<Map.Entry<String, LockClient>> entries = new ArrayList<>(clients.entrySet());
         for (int b = 0; b < batches; b++) {
-            for (var e : clients.entrySet()) {
+            java.util.Collections.shuffle(entries, order);   // no system always runs right after the same other one
+            for (var e : entries) {
                 String res = "w:" + e.getKey();
                 int n = Math.max(1, iterations.get(e.getKey()) / batches);
                 for (int i = 0; i < n; i++) {
