@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * missed (node down, a lock that expired by TTL publishes nothing), and then the waiter polls as before.
  *
  * <p>A waiter listens until it has used its one probe: once subscribed it checks the lock with one
- * {@code EXISTS} on the subscribed node (a release between its failed round and the subscription is not missed);
+ * {@code EXISTS} on a node where its failed round saw the holder (a release between that round and the
+ * subscription is not missed);
  * on a message it pauses two recent round durations plus a random share of (waiting instances × one round) and
  * probes that node again. Free there: it runs its round. Taken again (someone was faster, typically a holder
  * that releases and re-acquires in a loop): it stops listening and waits for its retry timer, so a hot lock costs
@@ -44,8 +45,12 @@ final class ReleaseSignals {
     /**
      * Runs {@code next} once: after a release message for {@code resource} finds the lock free (see the class
      * comment), or after {@code fallbackNanos}, whichever comes first.
+     *
+     * @param heldOn a node where the failed round saw the holder's value (-1 if none): once subscribed, the waiter
+     *               checks there whether the lock was released in the meantime. Checking any other node could
+     *               find it free (the holder's quorum need not include it) and spin the waiter through rounds.
      */
-    void await(String resource, long fallbackNanos, Runnable next) {
+    void await(String resource, int heldOn, long fallbackNanos, Runnable next) {
         Waiter w;
         Channel ch;
         boolean subscribe = false;
@@ -62,7 +67,7 @@ final class ReleaseSignals {
                 }
                 active = ch.node >= 0;
             }
-            w = new Waiter(next, ch);
+            w = new Waiter(next, ch, heldOn);
             if (ch != null) ch.waiters.add(w);
         }
         try {
@@ -72,7 +77,7 @@ final class ReleaseSignals {
             return;
         }
         if (subscribe) ch.subscribe();
-        else if (active) w.check(ch.node);          // already subscribed: same check as after a fresh subscription
+        else if (active) w.check();                 // already subscribed: same check as after a fresh subscription
     }
 
     /** Number of resources currently subscribed or subscribing (for tests). */
@@ -95,16 +100,21 @@ final class ReleaseSignals {
         private final Channel channel;
         private final AtomicBoolean fired = new AtomicBoolean();
         private final AtomicBoolean probed = new AtomicBoolean();   // the message-triggered probe was used
+        private final int heldOn;
         private volatile ScheduledFuture<?> fallback;
 
-        Waiter(Runnable next, Channel channel) {
+        Waiter(Runnable next, Channel channel, int heldOn) {
             this.next = next;
             this.channel = channel;
+            this.heldOn = heldOn;
         }
 
-        /** The check once subscribed: free, run the round; held, keep listening for the release. */
-        void check(int node) {
-            exists(node, false);
+        /**
+         * The check once subscribed, on the node where the holder was seen: gone there, run the round (it was
+         * released before we listened); still there, keep listening for the release.
+         */
+        void check() {
+            if (heldOn >= 0) exists(heldOn, false);
         }
 
         /** On a message, after a random pause: free, run the round; held, stop listening (retry timer only). */
@@ -176,7 +186,7 @@ final class ReleaseSignals {
                     ctx.node(at).unsubscribe(name, id);
                     return;
                 }
-                for (Waiter w : now) w.check(at);
+                for (Waiter w : now) w.check();
             });
         }
 

@@ -134,6 +134,36 @@ class ReleaseWakeUpIT {
         }
     }
 
+    /**
+     * The holder's quorum leaves out the node the waiter listens on. The waiter must neither spin through rounds
+     * (its checks go to a node where it saw the holder, not to the listened node where the lock looks free) nor
+     * miss the release (a held lease's release announces itself on every node, holder's key there or not).
+     */
+    @Test
+    void holderQuorumWithoutTheListenedNodeNeitherSpinsNorMissesTheRelease() throws Exception {
+        String resource = "partial";
+        int listened = Math.floorMod(resource.hashCode(), 5);
+        int other = (listened + 1) % 5;
+        for (int n : new int[] {listened, other}) REDIS.node(n).command("SET", RedisNodes.PREFIX + resource, "foreign", "PX", "60000");
+        try (Redlock holder = Redlock.create(REDIS.config().retryCount(0).build());
+             Redlock waiter = Redlock.create(slowPolling(Duration.ofSeconds(20)).build())) {
+            Lease held = holder.acquire(resource, Duration.ofSeconds(10));   // on the three other nodes
+            for (int n : new int[] {listened, other}) REDIS.node(n).command("DEL", RedisNodes.PREFIX + resource);
+            CompletableFuture<Lease> waiting = waiter.acquireAsync(resource, Duration.ofSeconds(10));
+            Thread.sleep(1000);
+            assertFalse(waiting.isDone(), "the waiter finished (spun through its rounds?) while the lock was held");
+            long rounds = waiter.context().roundsStarted();
+            assertTrue(rounds <= 3, rounds + " rounds in 1 s while the lock was held: the waiter spins");
+            long t0 = System.nanoTime();
+            held.release();
+            Lease got = waiting.get(10, TimeUnit.SECONDS);                   // polling alone would take 20 s
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(ms < 5_000, "woken after " + ms + " ms");
+            assertTrue(got.fencingToken() > held.fencingToken());
+            got.release();
+        }
+    }
+
     record Hold(long token, long from, long to) {}
 
     /** Safety under wake-driven handoff: woken waiters race each other, yet holds never overlap and tokens rise. */
