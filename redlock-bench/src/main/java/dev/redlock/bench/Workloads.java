@@ -26,13 +26,23 @@ final class Workloads {
         int failures = 0;
         for (int i = 0; i < warmup + n; i++) {
             long t0 = System.nanoTime();
-            LockClient.Held h = client.acquire(resource, ttlMs, 0);
+            LockClient.Held h;
+            try {
+                h = client.acquire(resource, ttlMs, 0);
+            } catch (Exception e) {                      // a system that throws on timeouts: count it as a failure
+                h = null;
+            }
             long t1 = System.nanoTime();
             if (h == null) {
                 failures++;
                 continue;
             }
-            client.release(h);
+            try {
+                client.release(h);
+            } catch (Exception e) {
+                failures++;
+                continue;
+            }
             long t2 = System.nanoTime();
             if (i >= warmup) {
                 acq.add(t1 - t0);
@@ -64,8 +74,12 @@ final class Workloads {
         for (var e : clients.entrySet()) {
             String res = "w:" + e.getKey();
             for (int i = 0; i < Math.min(warmup, 2 * iterations.get(e.getKey())); i++) {
-                LockClient.Held h = e.getValue().acquire(res, ttlMs, 0);
-                if (h != null) e.getValue().release(h);
+                try {
+                    LockClient.Held h = e.getValue().acquire(res, ttlMs, 0);
+                    if (h != null) e.getValue().release(h);
+                } catch (Exception ignored) {
+                    // warm-up only
+                }
             }
             acq.put(e.getKey(), new Latencies(iterations.get(e.getKey())));
             rel.put(e.getKey(), new Latencies(iterations.get(e.getKey())));
@@ -80,13 +94,23 @@ final class Workloads {
                 int n = Math.max(1, iterations.get(e.getKey()) / batches);
                 for (int i = 0; i < n; i++) {
                     long t0 = System.nanoTime();
-                    LockClient.Held h = e.getValue().acquire(res, ttlMs, 0);
+                    LockClient.Held h;
+                    try {
+                        h = e.getValue().acquire(res, ttlMs, 0);
+                    } catch (Exception ex) {            // e.g. Redisson's timeouts on a loaded machine: a failure
+                        h = null;
+                    }
                     long t1 = System.nanoTime();
                     if (h == null) {
                         failures.merge(e.getKey(), 1, Integer::sum);
                         continue;
                     }
-                    e.getValue().release(h);
+                    try {
+                        e.getValue().release(h);
+                    } catch (Exception ex) {
+                        failures.merge(e.getKey(), 1, Integer::sum);
+                        continue;
+                    }
                     long t2 = System.nanoTime();
                     acq.get(e.getKey()).add(t1 - t0);
                     rel.get(e.getKey()).add(t2 - t1);
