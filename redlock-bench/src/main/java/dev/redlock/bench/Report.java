@@ -124,7 +124,7 @@ final class Report {
                     "threads", null, null, "bounded", "before " + fmt(m.get("threads_before"))));
         }
         StringBuilder sb = new StringBuilder();
-        sb.append("floor = ").append(floorName).append(" p50 = ").append(fmt(floor)).append(" ms; load before/after in JSON\n");
+        sb.append("floor = ").append(floorName).append(" p50 = ").append(fmt(floor)).append(" ms; load before/after in JSON\n\n");
         sb.append("| workload / figure | unit | redlock (fencing) | redlock (no fencing) | RedissonRedLock | redlock / floor | redlock / Redisson | target | verdict |\n");
         sb.append("|---|---|---:|---:|---:|---:|---:|---|---|\n");
         for (Row x : rows) {
