@@ -133,12 +133,28 @@ final class AcquireRound implements QuorumCall.LateGrants {
 
     /** True when one other owner was seen on at least quorum nodes of this round (guarded by this). */
     private boolean oneOwnerHoldsAQuorum() {
+        return quorumHolder() != null;
+    }
+
+    /** The fingerprint of an owner seen on at least quorum nodes, or null (guarded by this). */
+    private String quorumHolder() {
         java.util.Map<String, Integer> seen = new java.util.HashMap<>();
         for (String h : holders) {
             if (h == null || h.isEmpty()) continue;
-            if (seen.merge(h, 1, Integer::sum) >= ctx.config().quorum()) return true;
+            if (seen.merge(h, 1, Integer::sum) >= ctx.config().quorum()) return h;
         }
-        return false;
+        return null;
+    }
+
+    /**
+     * After a round lost to a holder of a quorum: a node where that holder's value was seen (the place to check
+     * whether it is still held), or -1.
+     */
+    synchronized int heldOnNode() {
+        String h = quorumHolder();
+        if (h == null) return -1;
+        for (int node = 0; node < holders.length; node++) if (h.equals(holders[node])) return node;
+        return -1;
     }
 
     /**

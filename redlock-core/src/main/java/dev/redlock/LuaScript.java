@@ -65,21 +65,22 @@ enum LuaScript {
             """),
 
     /**
-     * ARGV: owner, wake-up channel[, publish]. Deletes the lock only if we hold it, then tells waiters (the
-     * message is the number of subscribed waiting instances, so they can spread their rounds), unless publish is
-     * '0' (the cleanup of a round that lost to a holder of a quorum: waking waiters then would only make them
-     * collide with that holder).
+     * ARGV: owner, wake-up channel[, publish]. Deletes the lock only if we hold it. Unless publish is '0' (the
+     * cleanup of a failed round: waking waiters then would only make them collide), tells the waiters subscribed
+     * on this node, whether or not our key was here (a waiter listens on one node, which need not be one of the
+     * holder's quorum); the message is their number, so they can spread their rounds.
      */
     RELEASE("""
+            local deleted = 0
             if redis.call('GET', KEYS[1]) == ARGV[1] then
               redis.call('DEL', KEYS[1])
-              if ARGV[3] ~= '0' then
-                local waiting = redis.call('PUBSUB', 'NUMSUB', ARGV[2])[2]
-                redis.call('PUBLISH', ARGV[2], tostring(waiting))
-              end
-              return 1
+              deleted = 1
             end
-            return 0
+            if ARGV[3] ~= '0' then
+              local waiting = redis.call('PUBSUB', 'NUMSUB', ARGV[2])[2]
+              if waiting > 0 then redis.call('PUBLISH', ARGV[2], tostring(waiting)) end
+            end
+            return deleted
             """),
 
     /** Marks a node whose memory marker is missing as fresh (memory began at 0: no quarantine, fence floor 0). */

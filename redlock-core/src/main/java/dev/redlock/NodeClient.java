@@ -32,6 +32,8 @@ final class NodeClient {
     private final boolean owned;
     /** True once the node has answered a command: Redisson is initialized and sends no longer block. */
     private volatile boolean ready;
+    /** A connecting SCRIPT LOAD is in flight (connector thread only writes it true). */
+    private volatile boolean preconnecting;
     /** Orders the commands handed to the connector (guarded by this). */
     private CompletableFuture<Void> connecting = CompletableFuture.completedFuture(null);
 
@@ -109,6 +111,20 @@ final class NodeClient {
         if (ready) return evalNow(lua, type, keys, args);
         Deferred<R> out = new Deferred<>();
         viaConnector(() -> {
+            if (!ready && !out.abandoned && !preconnecting) {
+                // connect first (Redisson connects inside the first command, blocking, up to the connect timeout)
+                // with a harmless SCRIPT LOAD, so the abandonment below is decided after the wait, not before it;
+                // one at a time (a burst of first commands must not become a burst of SCRIPT LOADs)
+                preconnecting = true;
+                try {
+                    script.scriptLoadAsync(lua.source()).whenComplete((x, e) -> {
+                        if (e == null) ready = true;
+                        preconnecting = false;
+                    });
+                } catch (RuntimeException e) {
+                    preconnecting = false;   // unreachable: evalNow below fails the same way
+                }
+            }
             if (out.abandoned && lua != LuaScript.RELEASE) {   // a release is always sent: it only ever removes ours
                 out.completeExceptionally(new IllegalStateException("not sent: the node timed out before it was connected"));
                 return;

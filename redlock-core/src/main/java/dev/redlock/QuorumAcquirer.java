@@ -26,7 +26,6 @@ final class QuorumAcquirer {
 
     private void round(String resource, Duration ttl, int n, int maxRounds, CompletableFuture<HeldLease> result) {
         if (result.isDone()) return;
-        long generation = ctx.releases().generation(resource);
         AcquireRound round = new AcquireRound(ctx, resource, ttl);
         CompletableFuture<HeldLease> attempt;
         try {
@@ -52,7 +51,7 @@ final class QuorumAcquirer {
                     long spent = Math.max(TimeUnit.MICROSECONDS.toNanos(100), ctx.ticker().nanoTime() - round.startNanos());
                     wait = Math.min(wait, ThreadLocalRandom.current().nextLong(2 * spent));
                 }
-                ctx.releases().await(resource, generation, wait, () -> round(resource, ttl, n + 1, maxRounds, result));
+                ctx.releases().await(resource, round.heldOnNode(), wait, () -> round(resource, ttl, n + 1, maxRounds, result));
             } else {
                 round.outcomes().whenComplete((outcomes, e2) -> result.completeExceptionally(
                         new LockUnavailableException(resource, n, round.failure(), outcomes)));

@@ -65,16 +65,21 @@ class ReleaseWakeUpIT {
         }
     }
 
+    /**
+     * Forged release messages while the lock is held: the waiter's probe finds the lock there, it runs no round,
+     * and it goes back to its retry timer for this wait (one probe per wait), so the real release is picked up by
+     * polling here (retry delay 2 s).
+     */
     @Test
     void aWakeUpIsOnlyAHintTheWaiterStillNeedsAQuorum() throws Exception {
         try (Redlock holder = Redlock.create(REDIS.config().build());
-             Redlock waiter = Redlock.create(slowPolling(Duration.ofSeconds(20)).build())) {
+             Redlock waiter = Redlock.create(slowPolling(Duration.ofSeconds(2)).build())) {
             Lease held = holder.acquire("forged", Duration.ofSeconds(10));
             CompletableFuture<Lease> waiting = waiter.acquireAsync("forged", Duration.ofSeconds(10));
-            Thread.sleep(500);                                    // first round + the one once subscribed, both refused
+            Thread.sleep(500);                                    // first round refused, subscribed, listening
             long roundsBefore = waiter.context().roundsStarted();
-            // forged release messages on every node while the lock is still held: the waiter wakes, runs a round,
-            // is refused by every node and goes back to waiting
+            // forged release messages on every node while the lock is still held: the waiter wakes, probes, finds
+            // the lock held and goes back to waiting; it is never handed the lock
             for (int round = 0; round < 3; round++) {
                 for (int i = 0; i < 5; i++) REDIS.node(i).command("PUBLISH", RedisNodes.PREFIX + "__released:forged", "1");
                 Thread.sleep(150);
@@ -99,7 +104,7 @@ class ReleaseWakeUpIT {
     void aWokenWaiterWhoseProbeIsFooledStillNeedsAQuorum() throws Exception {
         String resource = "fooled";
         int first = Math.floorMod(resource.hashCode(), 5);
-        int[] listened = {first, (first + 1) % 5};           // two of the N - quorum + 1 = 3 subscribed nodes
+        int[] listened = {first, (first + 1) % 5};           // the node the waiter subscribes on, and one more
         try (Redlock holder = Redlock.create(REDIS.config().build());
              Redlock waiter = Redlock.create(slowPolling(Duration.ofSeconds(20)).build())) {
             Lease held = holder.acquire(resource, Duration.ofSeconds(10));
@@ -124,6 +129,36 @@ class ReleaseWakeUpIT {
             assertEquals(3, holderNodes);
             held.release();
             Lease got = waiting.get(10, TimeUnit.SECONDS);
+            assertTrue(got.fencingToken() > held.fencingToken());
+            got.release();
+        }
+    }
+
+    /**
+     * The holder's quorum leaves out the node the waiter listens on. The waiter must neither spin through rounds
+     * (its checks go to a node where it saw the holder, not to the listened node where the lock looks free) nor
+     * miss the release (a held lease's release announces itself on every node, holder's key there or not).
+     */
+    @Test
+    void holderQuorumWithoutTheListenedNodeNeitherSpinsNorMissesTheRelease() throws Exception {
+        String resource = "partial";
+        int listened = Math.floorMod(resource.hashCode(), 5);
+        int other = (listened + 1) % 5;
+        for (int n : new int[] {listened, other}) REDIS.node(n).command("SET", RedisNodes.PREFIX + resource, "foreign", "PX", "60000");
+        try (Redlock holder = Redlock.create(REDIS.config().retryCount(0).build());
+             Redlock waiter = Redlock.create(slowPolling(Duration.ofSeconds(20)).build())) {
+            Lease held = holder.acquire(resource, Duration.ofSeconds(10));   // on the three other nodes
+            for (int n : new int[] {listened, other}) REDIS.node(n).command("DEL", RedisNodes.PREFIX + resource);
+            CompletableFuture<Lease> waiting = waiter.acquireAsync(resource, Duration.ofSeconds(10));
+            Thread.sleep(1000);
+            assertFalse(waiting.isDone(), "the waiter finished (spun through its rounds?) while the lock was held");
+            long rounds = waiter.context().roundsStarted();
+            assertTrue(rounds <= 3, rounds + " rounds in 1 s while the lock was held: the waiter spins");
+            long t0 = System.nanoTime();
+            held.release();
+            Lease got = waiting.get(10, TimeUnit.SECONDS);                   // polling alone would take 20 s
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(ms < 5_000, "woken after " + ms + " ms");
             assertTrue(got.fencingToken() > held.fencingToken());
             got.release();
         }
@@ -180,6 +215,9 @@ class ReleaseWakeUpIT {
         assertTrue(ms < 60_000, "40 contended acquisitions took " + ms + " ms");
     }
 
+    /** The node a waiter on "subs" subscribes on (picked by the resource's hash). */
+    private static final int SUBS_NODE = Math.floorMod("subs".hashCode(), 5);
+
     @Test
     void subscriptionsAreDroppedOnClose() throws Exception {
         Redlock holder = Redlock.create(REDIS.config().build());
@@ -189,8 +227,8 @@ class ReleaseWakeUpIT {
             CompletableFuture<Lease> waiting = waiter.acquireAsync("subs", Duration.ofSeconds(10));
             Thread.sleep(500);
             assertEquals(1, waiter.context().releases().subscribedResources());
-            String numsub = REDIS.node(0).command("PUBSUB", "NUMSUB", RedisNodes.PREFIX + "__released:subs");
-            assertTrue(numsub.endsWith("1"), "not subscribed on node 0: " + numsub);
+            String numsub = REDIS.node(SUBS_NODE).command("PUBSUB", "NUMSUB", RedisNodes.PREFIX + "__released:subs");
+            assertTrue(numsub.endsWith("1"), "not subscribed on node " + SUBS_NODE + ": " + numsub);
             held.release();
             waiting.get(10, TimeUnit.SECONDS).release();
         } finally {
@@ -201,7 +239,7 @@ class ReleaseWakeUpIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         String numsub;
         do {
-            numsub = REDIS.node(0).command("PUBSUB", "NUMSUB", RedisNodes.PREFIX + "__released:subs");
+            numsub = REDIS.node(SUBS_NODE).command("PUBSUB", "NUMSUB", RedisNodes.PREFIX + "__released:subs");
             if (numsub.endsWith("0")) break;
             RedisNodes.sleep(50);
         } while (System.nanoTime() < deadline);

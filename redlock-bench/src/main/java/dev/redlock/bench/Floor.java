@@ -73,10 +73,10 @@ final class Floor {
     }
 
     /**
-     * The structural floor of a quorum round from Java: one Redisson client per node (one shared event loop), a
-     * trivial script by EVALSHA sent to every node at once, done when {@code quorum} replied; and two such rounds
-     * back to back (the second to {@code quorum} nodes, started from the reply thread, as the fencing phase is).
-     * No lock logic at all: what any Redisson-based Redlock pays before doing anything.
+     * A reference for a quorum round from Java: one Redisson client per node (one shared event loop), a trivial
+     * script by EVALSHA sent from the caller's thread to every node at once, done when {@code quorum} replied; and
+     * two such rounds back to back (the second to {@code quorum} nodes, started from the reply thread, as a
+     * separate fencing phase would be). No lock logic: what a straightforward parallel Redisson client pays.
      */
     static Map<String, Double> redissonFanout(List<String> uris, int warmup, int n) throws Exception {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());

@@ -13,7 +13,7 @@ final class Options {
     private static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
 
     static {
-        DEFAULTS.put("warmup", "1500");          // W1 warm-up acquire+release per system (not measured)
+        DEFAULTS.put("warmup", "8000");          // warm-up acquire+release per client (JIT), at most 2x its iterations
         DEFAULTS.put("iterations", "5000");      // W1 measured acquire+release, redlock
         DEFAULTS.put("redisson-iterations", "1500"); // W1 measured, RedissonRedLock (it is ~5x slower)
         DEFAULTS.put("floor-iterations", "20000");   // single-node SET NX PX round trips (both floors)

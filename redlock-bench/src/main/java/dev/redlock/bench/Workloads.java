@@ -26,13 +26,23 @@ final class Workloads {
         int failures = 0;
         for (int i = 0; i < warmup + n; i++) {
             long t0 = System.nanoTime();
-            LockClient.Held h = client.acquire(resource, ttlMs, 0);
+            LockClient.Held h;
+            try {
+                h = client.acquire(resource, ttlMs, 0);
+            } catch (Exception e) {                      // a system that throws on timeouts: count it as a failure
+                h = null;
+            }
             long t1 = System.nanoTime();
             if (h == null) {
                 failures++;
                 continue;
             }
-            client.release(h);
+            try {
+                client.release(h);
+            } catch (Exception e) {
+                failures++;
+                continue;
+            }
             long t2 = System.nanoTime();
             if (i >= warmup) {
                 acq.add(t1 - t0);
@@ -63,27 +73,44 @@ final class Workloads {
         Map<String, Integer> failures = new LinkedHashMap<>();
         for (var e : clients.entrySet()) {
             String res = "w:" + e.getKey();
-            for (int i = 0; i < Math.min(warmup, iterations.get(e.getKey())); i++) {
-                LockClient.Held h = e.getValue().acquire(res, ttlMs, 0);
-                if (h != null) e.getValue().release(h);
+            for (int i = 0; i < Math.min(warmup, 2 * iterations.get(e.getKey())); i++) {
+                try {
+                    LockClient.Held h = e.getValue().acquire(res, ttlMs, 0);
+                    if (h != null) e.getValue().release(h);
+                } catch (Exception ignored) {
+                    // warm-up only
+                }
             }
             acq.put(e.getKey(), new Latencies(iterations.get(e.getKey())));
             rel.put(e.getKey(), new Latencies(iterations.get(e.getKey())));
             failures.put(e.getKey(), 0);
         }
+        java.util.Random order = new java.util.Random(42);
+        List<Map.Entry<String, LockClient>> entries = new ArrayList<>(clients.entrySet());
         for (int b = 0; b < batches; b++) {
-            for (var e : clients.entrySet()) {
+            java.util.Collections.shuffle(entries, order);   // no system always runs right after the same other one
+            for (var e : entries) {
                 String res = "w:" + e.getKey();
                 int n = Math.max(1, iterations.get(e.getKey()) / batches);
                 for (int i = 0; i < n; i++) {
                     long t0 = System.nanoTime();
-                    LockClient.Held h = e.getValue().acquire(res, ttlMs, 0);
+                    LockClient.Held h;
+                    try {
+                        h = e.getValue().acquire(res, ttlMs, 0);
+                    } catch (Exception ex) {            // e.g. Redisson's timeouts on a loaded machine: a failure
+                        h = null;
+                    }
                     long t1 = System.nanoTime();
                     if (h == null) {
                         failures.merge(e.getKey(), 1, Integer::sum);
                         continue;
                     }
-                    e.getValue().release(h);
+                    try {
+                        e.getValue().release(h);
+                    } catch (Exception ex) {
+                        failures.merge(e.getKey(), 1, Integer::sum);
+                        continue;
+                    }
                     long t2 = System.nanoTime();
                     acq.get(e.getKey()).add(t1 - t0);
                     rel.get(e.getKey()).add(t2 - t1);
