@@ -99,10 +99,6 @@ final class NodeClient {
         return name;
     }
 
-    RedissonClient redisson() {
-        return client;
-    }
-
     /**
      * Runs a script; the future completes on a Redisson/Netty thread. Never blocks the caller: before the node has
      * answered once, the command is sent from the connector thread (in call order).

@@ -230,10 +230,6 @@ final class QuorumCall {
         return max;
     }
 
-    long startNanos() {
-        return startNanos;
-    }
-
     private static boolean isTimeout(Throwable e) {
         for (Throwable t = NodeClient.unwrap(e); t != null; t = t.getCause()) {
             if (t instanceof java.util.concurrent.TimeoutException || t.getClass().getSimpleName().contains("Timeout")) {
