@@ -18,9 +18,11 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
 /**
- * Fenced values in Redis: {@link #write} stores a value under a key only if the presented fencing token is strictly
- * greater than the token the key was last written with. Check and write are one Lua script, so they are atomic on
- * the Redis server. Each key is a hash with the fields {@code value} and {@code fence}, owned by this class.
+ * Fenced values in Redis: {@link #write} stores a value under a key only if the presented fencing token is at least
+ * the token the key was last written with, so one lease (or one leader's term) can write as often as it needs while a
+ * superseded holder, whose token is smaller, is refused. {@link #strict()} gives a store that also refuses an equal
+ * token (one write per token). Check and write are one Lua script, so they are atomic on the Redis server. Each key is
+ * a hash with the fields {@code value} and {@code fence}, owned by this class.
  *
  * <pre>{@code
  * FencedRedisStore store = FencedRedisStore.create(redisson);
@@ -29,8 +31,8 @@ import org.redisson.client.codec.StringCodec;
  * }
  * }</pre>
  *
- * <p><b>What it guarantees.</b> On one Redis server that keeps its data, a write with a token that is not strictly
- * greater than the stored fence changes nothing and is reported as {@link FencedWriteResult.Status#REJECTED_STALE}
+ * <p><b>What it guarantees.</b> On one Redis server that keeps its data, a write with a token smaller than the stored
+ * fence (in strict mode: not greater) changes nothing and is reported as {@link FencedWriteResult.Status#REJECTED_STALE}
  * with the stored fence; the stored fence never decreases; the value always belongs to the highest token accepted.
  * A missing key counts as fence 0, so the first write with any (positive) token is applied. Tokens are compared
  * exactly over the whole {@code long} range (as decimal digits, not as Lua doubles).
@@ -57,26 +59,30 @@ public final class FencedRedisStore {
     private static final String VALUE_FIELD = "value";
 
     /**
-     * KEYS[1] the hash; ARGV: value, token (positive decimal, no leading zeros). Returns {1, token} when written,
+     * KEYS[1] the hash; ARGV: value, token (positive decimal, no leading zeros), {@code strict} or {@code same-or-newer}.
+     * Rejects a token below the stored fence, and in strict mode one equal to it. Returns {1, token} when written,
      * {0, stored fence} when rejected. Reads before it writes, so an error leaves the key untouched.
      */
     static final String WRITE_SCRIPT = """
-            local function less_or_equal(a, b)
-              if #a ~= #b then return #a < #b end
+            local function compare(a, b)
+              if #a ~= #b then return #a < #b and -1 or 1 end
               local cut = #a - 9
               if cut > 0 then
                 local ha, hb = tonumber(string.sub(a, 1, cut)), tonumber(string.sub(b, 1, cut))
-                if ha ~= hb then return ha < hb end
+                if ha ~= hb then return ha < hb and -1 or 1 end
                 a, b = string.sub(a, cut + 1), string.sub(b, cut + 1)
               end
-              return tonumber(a) <= tonumber(b)
+              local la, lb = tonumber(a), tonumber(b)
+              if la == lb then return 0 end
+              return la < lb and -1 or 1
             end
             local cur = redis.call('HGET', KEYS[1], 'fence')
             if cur then
               if not string.match(cur, '^[1-9]%d*$') or #cur > 19 then
                 return redis.error_reply('fenced key ' .. KEYS[1] .. ' has a malformed fence: ' .. cur)
               end
-              if less_or_equal(ARGV[2], cur) then return {0, cur} end
+              local c = compare(ARGV[2], cur)
+              if c < 0 or (c == 0 and ARGV[3] == 'strict') then return {0, cur} end
             end
             redis.call('HSET', KEYS[1], 'value', ARGV[1], 'fence', ARGV[2])
             return {1, ARGV[2]}
@@ -85,20 +91,35 @@ public final class FencedRedisStore {
 
     private final RedissonClient client;
     private final RScript script;
+    private final boolean strict;
 
-    private FencedRedisStore(RedissonClient client) {
+    private FencedRedisStore(RedissonClient client, boolean strict) {
         this.client = client;
         this.script = client.getScript(StringCodec.INSTANCE);
+        this.strict = strict;
     }
 
-    /** A store over {@code client}; keys are used exactly as given. */
+    /** A store over {@code client} that accepts a token equal to the stored fence; keys are used exactly as given. */
     public static FencedRedisStore create(RedissonClient client) {
-        return new FencedRedisStore(Objects.requireNonNull(client, "client"));
+        return new FencedRedisStore(Objects.requireNonNull(client, "client"), false);
     }
 
     /**
-     * Stores {@code value} with {@code token} as the key's fence if {@code token} is strictly greater than the
-     * stored fence (or the key does not exist).
+     * The same store in strict mode: a token must be strictly greater than the stored fence, so each token writes a
+     * key at most once. Both modes share the keys; a key's fence means the same in either.
+     */
+    public FencedRedisStore strict() {
+        return strict ? this : new FencedRedisStore(client, true);
+    }
+
+    /** True when a token must be strictly greater than the stored fence (one write per token). */
+    public boolean isStrict() {
+        return strict;
+    }
+
+    /**
+     * Stores {@code value} with {@code token} as the key's fence if {@code token} is at least the stored fence (in
+     * strict mode: greater than it), or the key does not exist.
      *
      * @return {@code APPLIED}, or {@code REJECTED_STALE} with the stored fence (nothing written)
      * @throws IllegalArgumentException when {@code token <= 0}
@@ -121,7 +142,7 @@ public final class FencedRedisStore {
         String target = "redis key " + key;
         List<Object> keys = List.of(key);
         String tokenText = Long.toString(token);
-        return evalWrite(keys, value, tokenText)
+        return evalWrite(keys, value, tokenText, strict ? "strict" : "same-or-newer")
                 .handle((reply, error) -> {
                     if (error != null) {
                         throw new CompletionException(new RedlockException("fenced write to " + target + " with token "
@@ -152,17 +173,17 @@ public final class FencedRedisStore {
         return Optional.of(new FencedValue(fields.getOrDefault(VALUE_FIELD, ""), Long.parseLong(fence)));
     }
 
-    private CompletableFuture<List<Object>> evalWrite(List<Object> keys, String value, String token) {
+    private CompletableFuture<List<Object>> evalWrite(List<Object> keys, String value, String token, String mode) {
         CompletableFuture<List<Object>> bySha;
         try {
             bySha = script.<List<Object>>evalShaAsync(RScript.Mode.READ_WRITE, WRITE_SHA, RScript.ReturnType.LIST,
-                    keys, value, token).toCompletableFuture();
+                    keys, value, token, mode).toCompletableFuture();
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
         return bySha.exceptionallyCompose(e -> isNoScript(e)
                 ? script.<List<Object>>evalAsync(RScript.Mode.READ_WRITE, WRITE_SCRIPT, RScript.ReturnType.LIST,
-                        keys, value, token).toCompletableFuture()
+                        keys, value, token, mode).toCompletableFuture()
                 : CompletableFuture.failedFuture(e));
     }
 
@@ -209,6 +230,6 @@ public final class FencedRedisStore {
 
     @Override
     public String toString() {
-        return "FencedRedisStore[" + client + "]";
+        return "FencedRedisStore[" + client + (strict ? ", strict" : "") + "]";
     }
 }
