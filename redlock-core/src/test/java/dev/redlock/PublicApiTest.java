@@ -28,7 +28,7 @@ class PublicApiTest {
             }
         }
         assertEquals(new TreeSet<>(Set.of("Lease", "LeaseLostException", "LockUnavailableException", "LockedTask",
-                "NodeOutcome", "NodeOutcome$Kind", "Redlock", "RedlockConfig", "RedlockConfig$Builder",
+                "NodeOutcome", "NodeOutcome$Kind", "Redlock", "RedlockConfig", "RedlockConfig$Builder", "RedlockLock",
                 "RedlockException")), publicTypes);
     }
 }
