@@ -25,7 +25,8 @@ class RedlockLockIT {
     @RegisterExtension
     static final RedisNodes REDIS = new RedisNodes(5);
 
-    private static final Duration TTL = Duration.ofMillis(600);
+    /** Long enough for the watchdog to keep leases on a heavily loaded machine (load average 30 on 2 cores seen). */
+    private static final Duration TTL = Duration.ofSeconds(2);
 
     /** Two independent clients (as two processes would have), shared by the tests that need no special config. */
     private static Redlock redlock;
@@ -87,12 +88,12 @@ class RedlockLockIT {
     @Test
     void theWatchdogKeepsTheLockPastItsTtl() {
         {
-            RedlockLock lock = redlock.newLock("long", Duration.ofMillis(450));
+            RedlockLock lock = redlock.newLock("long", Duration.ofMillis(900));
             lock.lock();
             try {
-                for (int i = 0; i < 8; i++) {           // 1.2 s: close to three TTLs
-                    RedisNodes.sleep(150);
-                    assertTrue(other.tryAcquire("long", Duration.ofMillis(300)).isEmpty(), "another client got the lock");
+                for (int i = 0; i < 12; i++) {          // 2.4 s: more than two and a half TTLs
+                    RedisNodes.sleep(200);
+                    assertTrue(other.tryAcquire("long", Duration.ofMillis(900)).isEmpty(), "another client got the lock");
                 }
                 assertTrue(lock.fencingToken() > 0);
             } finally {
@@ -297,7 +298,7 @@ class RedlockLockIT {
     @Test
     void aLostLeaseSurfacesOnFencingTokenReentryAndUnlock() throws Exception {
         try (Redlock redlock = Redlock.create(REDIS.config().nodeTimeout(Duration.ofMillis(100)).build())) {
-            RedlockLock lock = redlock.newLock("lost", TTL);
+            RedlockLock lock = redlock.newLock("lost", Duration.ofMillis(600));
             lock.lock();
             lock.lock();
             REDIS.node(0).pause();
