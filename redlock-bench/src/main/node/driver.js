@@ -86,6 +86,24 @@ async function release(req) {
   return {};
 }
 
+// One acquire+release of a free resource, each half timed; null when either failed.
+async function timedPair(redlock, resource, ttlMs) {
+  const t0 = now();
+  let lock;
+  try {
+    lock = await redlock.acquire([resource], ttlMs);
+  } catch (e) {
+    return null;
+  }
+  const t1 = now();
+  try {
+    await lock.release();
+  } catch (e) {
+    return null;
+  }
+  return { acquireNs: nanos(t0, t1), releaseNs: nanos(t1, now()) };
+}
+
 // W1/W3/W4: n acquire+release pairs of one free resource, back to back.
 async function uncontended(req) {
   const { redlock } = instance(req.instance);
@@ -93,24 +111,13 @@ async function uncontended(req) {
   const releaseNs = [];
   let failures = 0;
   for (let i = 0; i < req.n; i++) {
-    const t0 = now();
-    let lock;
-    try {
-      lock = await redlock.acquire([req.resource], req.ttlMs);
-    } catch (e) {
+    const pair = await timedPair(redlock, req.resource, req.ttlMs);
+    if (!pair) {
       failures++;
       continue;
     }
-    const t1 = now();
-    try {
-      await lock.release();
-    } catch (e) {
-      failures++;
-      continue;
-    }
-    const t2 = now();
-    acquireNs.push(nanos(t0, t1));
-    releaseNs.push(nanos(t1, t2));
+    acquireNs.push(pair.acquireNs);
+    releaseNs.push(pair.releaseNs);
   }
   return { acquireNs, releaseNs, failures };
 }
@@ -167,24 +174,12 @@ async function concurrent(req) {
     const resource = req.prefix + c;
     callers.push((async () => {
       while (!stop) {
-        const a = now();
-        let lock;
-        try {
-          lock = await redlock.acquire([resource], req.ttlMs);
-        } catch (e) {
+        const pair = await timedPair(redlock, resource, req.ttlMs);
+        if (!pair) {
           failures++;
-          continue;
-        }
-        const b = now();
-        try {
-          await lock.release();
-        } catch (e) {
-          failures++;
-          continue;
-        }
-        if (!stop) {
-          pairNs.push(nanos(a, now()));
-          acquireNs.push(nanos(a, b));
+        } else if (!stop) {
+          pairNs.push(pair.acquireNs + pair.releaseNs);
+          acquireNs.push(pair.acquireNs);
         }
       }
     })());

@@ -2,8 +2,6 @@ package dev.redlock.bench;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -25,69 +23,45 @@ final class ThreadCallers implements Callers {
 
     @Override
     public Batch run(long millis) throws InterruptedException {
-        AtomicBoolean stop = new AtomicBoolean();
         AtomicLong failures = new AtomicLong();
         List<Latencies> pairs = new ArrayList<>();
         List<Latencies> acquires = new ArrayList<>();
-        List<Thread> threads = new ArrayList<>();
-        CountDownLatch go = new CountDownLatch(1);
-        try {
-            for (int c = 0; c < callers; c++) {
-                String resource = prefix + c;
-                Latencies pair = new Latencies(1024);
-                Latencies acq = new Latencies(1024);
-                pairs.add(pair);
-                acquires.add(acq);
-                Thread t = new Thread(() -> {
-                    try {
-                        go.await();
-                        while (!stop.get()) {
-                            long t0 = System.nanoTime();
-                            LockClient.Held h;
-                            try {
-                                h = client.acquire(resource, ttlMs, 0);
-                            } catch (Exception e) {
-                                h = null;
-                            }
-                            long t1 = System.nanoTime();
-                            if (h == null) {
-                                failures.incrementAndGet();
-                                continue;
-                            }
-                            try {
-                                client.release(h);
-                            } catch (Exception e) {
-                                failures.incrementAndGet();
-                                continue;
-                            }
-                            if (!stop.get()) {
-                                pair.add(System.nanoTime() - t0);
-                                acq.add(t1 - t0);
-                            }
-                        }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }, "w6-caller-" + c);
-                threads.add(t);
-                t.start();
-            }
-            long t0 = System.nanoTime();
-            go.countDown();
-            Thread.sleep(millis);
-            stop.set(true);
-            long elapsed = System.nanoTime() - t0;
-            for (Thread t : threads) t.join(60_000);
-            Latencies allPairs = new Latencies(1024);
-            Latencies allAcquires = new Latencies(1024);
-            pairs.forEach(allPairs::addAll);
-            acquires.forEach(allAcquires::addAll);
-            return new Batch(allPairs, allAcquires, failures.get(), elapsed);
-        } finally {
-            stop.set(true);
-            go.countDown();
-            for (Thread t : threads) t.join(60_000);
+        for (int c = 0; c < callers; c++) {
+            pairs.add(new Latencies(1024));
+            acquires.add(new Latencies(1024));
         }
+        long elapsed = TimedThreads.run(callers, "w6-caller", (c, stop) -> {
+            String resource = prefix + c;
+            while (!stop.get()) {
+                long t0 = System.nanoTime();
+                LockClient.Held h;
+                try {
+                    h = client.acquire(resource, ttlMs, 0);
+                } catch (Exception e) {
+                    h = null;
+                }
+                long t1 = System.nanoTime();
+                if (h == null) {
+                    failures.incrementAndGet();
+                    continue;
+                }
+                try {
+                    client.release(h);
+                } catch (Exception e) {
+                    failures.incrementAndGet();
+                    continue;
+                }
+                if (!stop.get()) {
+                    pairs.get(c).add(System.nanoTime() - t0);
+                    acquires.get(c).add(t1 - t0);
+                }
+            }
+        }, millis);
+        Latencies allPairs = new Latencies(1024);
+        Latencies allAcquires = new Latencies(1024);
+        pairs.forEach(allPairs::addAll);
+        acquires.forEach(allAcquires::addAll);
+        return new Batch(allPairs, allAcquires, failures.get(), elapsed);
     }
 
     @Override

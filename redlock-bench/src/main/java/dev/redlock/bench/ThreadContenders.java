@@ -2,8 +2,6 @@ package dev.redlock.bench;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -32,63 +30,37 @@ final class ThreadContenders implements Contenders {
 
     @Override
     public Batch run(long millis) throws InterruptedException {
-        int n = clients.size();
         AtomicInteger inside = new AtomicInteger();
         AtomicLong overlaps = new AtomicLong();
         AtomicLong tokenRegressions = new AtomicLong();
         AtomicLong errors = new AtomicLong();
-        AtomicBoolean stop = new AtomicBoolean();
-        long[] perClient = new long[n];
-        List<Thread> threads = new ArrayList<>();
-        CountDownLatch go = new CountDownLatch(1);
-        try {
-            for (int c = 0; c < n; c++) {
-                final int id = c;
-                final LockClient client = clients.get(c);
-                Thread t = new Thread(() -> {
-                    try {
-                        go.await();
-                        while (!stop.get()) {
-                            LockClient.Held h;
-                            try {
-                                h = client.acquire(resource, ttlMs, 2_000);
-                            } catch (Exception e) {
-                                errors.incrementAndGet();
-                                continue;
-                            }
-                            if (h == null) continue;
-                            if (inside.incrementAndGet() != 1) overlaps.incrementAndGet();
-                            if (h.token() >= 0) {
-                                long prev = lastToken.getAndSet(h.token());
-                                if (prev != Long.MIN_VALUE && h.token() <= prev) tokenRegressions.incrementAndGet();
-                            }
-                            inside.decrementAndGet();
-                            try {
-                                client.release(h);
-                            } catch (Exception e) {
-                                errors.incrementAndGet();
-                            }
-                            if (!stop.get()) perClient[id]++;
-                        }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }, "w2-client-" + c);
-                threads.add(t);
-                t.start();
+        long[] perClient = new long[clients.size()];
+        long elapsed = TimedThreads.run(clients.size(), "w2-client", (id, stop) -> {
+            LockClient client = clients.get(id);
+            while (!stop.get()) {
+                LockClient.Held h;
+                try {
+                    h = client.acquire(resource, ttlMs, 2_000);
+                } catch (Exception e) {
+                    errors.incrementAndGet();
+                    continue;
+                }
+                if (h == null) continue;
+                if (inside.incrementAndGet() != 1) overlaps.incrementAndGet();
+                if (h.token() >= 0) {
+                    long prev = lastToken.getAndSet(h.token());
+                    if (prev != Long.MIN_VALUE && h.token() <= prev) tokenRegressions.incrementAndGet();
+                }
+                inside.decrementAndGet();
+                try {
+                    client.release(h);
+                } catch (Exception e) {
+                    errors.incrementAndGet();
+                }
+                if (!stop.get()) perClient[id]++;
             }
-            long t0 = System.nanoTime();
-            go.countDown();
-            Thread.sleep(millis);
-            stop.set(true);
-            long elapsed = System.nanoTime() - t0;
-            for (Thread t : threads) t.join(30_000);
-            return new Batch(perClient, overlaps.get(), tokenRegressions.get(), errors.get(), elapsed);
-        } finally {
-            stop.set(true);
-            go.countDown();
-            for (Thread t : threads) t.join(30_000);
-        }
+        }, millis);
+        return new Batch(perClient, overlaps.get(), tokenRegressions.get(), errors.get(), elapsed);
     }
 
     @Override
