@@ -317,15 +317,17 @@ public final class SideBySide {
     }
 
     /**
-     * The commit of {@code redlock-core} this run measures: {@code git rev-parse HEAD} in the working directory,
-     * marked when {@code redlock-core} has uncommitted changes; "unknown" outside a git work tree.
+     * The {@code redlock-core} this run measures: {@code HEAD} of the working directory and the last commit that
+     * changed {@code redlock-core}, marked when it has uncommitted changes; "unknown" outside a git work tree.
      */
     static String coreCommit() {
         try {
             String head = git("rev-parse", "--short=12", "HEAD");
             if (head.isEmpty()) return "unknown";
+            String core = git("log", "-1", "--format=%h", "--abbrev=12", "--", "redlock-core");
             String dirty = git("status", "--porcelain", "--", "redlock-core");
-            return head + (dirty.isEmpty() ? "" : " (redlock-core has uncommitted changes)");
+            return "at " + head + " (last changed in " + core + ")"
+                    + (dirty.isEmpty() ? "" : ", with uncommitted changes in redlock-core");
         } catch (IOException e) {
             return "unknown";
         } catch (InterruptedException e) {
