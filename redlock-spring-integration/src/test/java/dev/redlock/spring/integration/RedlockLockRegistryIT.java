@@ -115,7 +115,7 @@ class RedlockLockRegistryIT {
         } finally {
             lock.unlock();
         }
-        assertTrue(lock.tryLock(Duration.ofMillis(100), Duration.ofSeconds(1)));
+        assertTrue(lock.tryLock(Duration.ofSeconds(5), Duration.ofSeconds(1)));
         try {
             Thread.sleep(1_500);
             assertFalse(other.obtain("foo").tryLock());
@@ -149,7 +149,7 @@ class RedlockLockRegistryIT {
         } finally {
             lock1.unlock();
         }
-        assertTrue(other.obtain("foo").tryLock());
+        assertTrue(other.obtain("foo").tryLock(5, TimeUnit.SECONDS));
         other.obtain("foo").unlock();
     }
 
@@ -245,7 +245,7 @@ class RedlockLockRegistryIT {
         try {
             assertFalse(registry2.obtain("foo").tryLock());
             Lock lock3 = registry3.obtain("foo");
-            assertTrue(lock3.tryLock(), "another prefix is another lock");
+            assertTrue(lock3.tryLock(5, TimeUnit.SECONDS), "another prefix is another lock");
             lock3.unlock();
         } finally {
             lock1.unlock();
@@ -386,7 +386,7 @@ class RedlockLockRegistryIT {
         registry.obtain("foo");
         assertThrows(IllegalStateException.class, () -> registry.renewLock("foo"), "not held");
         DistributedLock lock = registry.obtain("foo");
-        assertTrue(lock.tryLock(Duration.ofMillis(100), Duration.ofSeconds(1)));
+        assertTrue(lock.tryLock(Duration.ofSeconds(5), Duration.ofSeconds(1)));
         try {
             registry.renewLock("foo");
             registry.renewLock("foo", Duration.ofSeconds(20));
@@ -417,7 +417,7 @@ class RedlockLockRegistryIT {
             Duration ttl = Duration.ofMillis(500);
             RedlockLockRegistry registry = new RedlockLockRegistry(fast, ttl);
             DistributedLock lock = registry.obtain("foo");
-            assertTrue(lock.tryLock());
+            assertTrue(lock.tryLock(5, TimeUnit.SECONDS));
             REDIS.node(0).pause();
             REDIS.node(1).pause();
             try {
@@ -462,7 +462,7 @@ class RedlockLockRegistryIT {
         t.join(10_000);
         assertEquals(null, failure.get());
         assertTrue(flagKept.get());
-        assertTrue(registry.obtain("test").tryLock(), "released, not left until its 10 s TTL");
+        assertTrue(registry.obtain("test").tryLock(5, TimeUnit.SECONDS), "released, not left until its 10 s TTL");
         registry.obtain("test").unlock();
     }
 
