@@ -227,6 +227,47 @@ final class NodeClient {
         return out;
     }
 
+    /**
+     * The run_id of the process this client's connection reaches, for the ACQUIRE script, or "" when unknown: the
+     * script then reads it itself from {@code INFO server} (Redisson pools and re-opens connections on its own, so
+     * no run_id learned earlier can be tied to the connection a command is written on).
+     */
+    String runId() {
+        return "";
+    }
+
+    /**
+     * Any Redis command (INFO, TIME, CONFIG GET, ...), for checks rather than the lock path. Replies: an integer as
+     * {@link Long}, a simple or bulk string as {@link String}, an array as {@code List<Object>}, nil as {@code null};
+     * an error reply fails the future. Never blocks the caller.
+     */
+    CompletableFuture<Object> command(String... args) {
+        CompletableFuture<Object> out = new CompletableFuture<>();
+        Runnable send = () -> {
+            try {
+                @SuppressWarnings({"unchecked", "rawtypes"})
+                org.redisson.client.protocol.RedisCommand<Object> cmd = new org.redisson.client.protocol.RedisCommand(
+                        args[0], new org.redisson.client.protocol.decoder.ObjectListReplayDecoder());
+                ((org.redisson.Redisson) client).getCommandExecutor()
+                        .<Object, Object>writeAsync((String) null, StringCodec.INSTANCE, cmd,
+                                (Object[]) java.util.Arrays.copyOfRange(args, 1, args.length))
+                        .whenComplete((r, e) -> {
+                            if (e == null) {
+                                ready = true;
+                                out.complete(r);
+                            } else {
+                                out.completeExceptionally(e);
+                            }
+                        });
+            } catch (RuntimeException e) {
+                out.completeExceptionally(e);
+            }
+        };
+        if (ready) send.run();
+        else viaConnector(send);
+        return out;
+    }
+
     /** EXISTS key (a hint for waiters, never a lock decision). Never blocks the caller. */
     CompletableFuture<Boolean> exists(String key) {
         CompletableFuture<Boolean> out = new CompletableFuture<>();

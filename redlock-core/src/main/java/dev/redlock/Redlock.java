@@ -175,17 +175,28 @@ public final class Redlock implements AutoCloseable {
 
     /**
      * Asynchronous {@link #acquire}: completes with the lease or with a {@link LockUnavailableException}. Cancelling
-     * the future abandons the attempt; a lease granted anyway is released.
+     * the future abandons the attempt: no further round starts, and a lease a round in flight obtains anyway is
+     * released at once. {@link #close()} completes it with a {@link RedlockException}.
      */
     public CompletableFuture<Lease> acquireAsync(String resource, Duration ttl) {
-        return start(resource, ttl, ctx.config().retryCount() + 1).thenApply(l -> (Lease) l);
+        CompletableFuture<HeldLease> acquisition = start(resource, ttl, ctx.config().retryCount() + 1);
+        CompletableFuture<Lease> out = new CompletableFuture<>();
+        acquisition.whenComplete((lease, e) -> {
+            if (e != null) out.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+            else if (!out.complete(lease)) lease.releaseAsync();     // cancelled meanwhile
+        });
+        // cancelling the caller's future cancels the acquisition itself (a dependent future would not)
+        out.whenComplete((l, e) -> {
+            if (out.isCancelled()) acquisition.cancel(false);
+        });
+        return out;
     }
 
     private CompletableFuture<HeldLease> start(String resource, Duration ttl, int rounds) {
         RedlockContext.checkResource(resource);
-        ctx.checkTtl(ttl);
+        Duration whole = ctx.checkTtl(ttl);
         if (closed.get()) throw new IllegalStateException("Redlock is closed");
-        return acquirer.acquire(resource, ttl, rounds);
+        return acquirer.acquire(resource, whole, rounds);
     }
 
     /**
@@ -239,7 +250,7 @@ public final class Redlock implements AutoCloseable {
         List<Object> keys = List.of(ctx.markerKey());
         for (NodeClient n : ctx.nodes()) {
             try {
-                Object r = n.<Object>eval(LuaScript.MARK_FRESH, RScript.ReturnType.LONG, keys)
+                Object r = n.<Object>eval(LuaScript.MARK_FRESH, RScript.ReturnType.LONG, keys, n.runId())
                         .get(ctx.config().nodeTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
                 if (((Number) r).longValue() == 1) marked++;
             } catch (InterruptedException e) {
@@ -254,13 +265,19 @@ public final class Redlock implements AutoCloseable {
     }
 
     /**
-     * Releases every lease still held by this instance (token-checked), then shuts down the clients it created,
-     * its scheduler and its event loop. Idempotent.
+     * Completes every pending acquisition exceptionally (a {@link RedlockException} saying the instance was closed),
+     * waits (about two node timeouts at most) for rounds still in flight, which release whatever they obtain, releases
+     * every lease still held by this instance (token-checked), then shuts down the clients it created, its scheduler
+     * and its event loop. Idempotent.
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) return;
-        List<CompletableFuture<?>> releases = new ArrayList<>();
+        // pending acquisitions end now; a round still in flight releases whatever it obtains (waited for below)
+        for (var p : List.copyOf(ctx.pending().entrySet())) {
+            p.getKey().completeExceptionally(new RedlockException("Redlock was closed while acquiring '" + p.getValue() + "'"));
+        }
+        List<CompletableFuture<?>> releases = new ArrayList<>(ctx.inFlight());
         for (HeldLease l : List.copyOf(ctx.live())) releases.add(l.releaseAsync());
         try {
             CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))

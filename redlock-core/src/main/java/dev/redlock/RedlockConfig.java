@@ -354,11 +354,14 @@ public final class RedlockConfig {
                 throw new IllegalArgumentException("nodes must list 1..64 redis:// URIs, got " + raw.size());
             }
             List<NodeAddress> out = new ArrayList<>(raw.size());
-            Set<NodeAddress> seen = new HashSet<>();
             for (int i = 0; i < raw.size(); i++) {
                 NodeAddress a = NodeAddress.parse(raw.get(i), i);
-                if (!seen.add(a)) {
-                    throw new IllegalArgumentException("nodes must be distinct, but nodes[" + i + "] repeats " + a.redacted());
+                for (int j = 0; j < out.size(); j++) {
+                    if (out.get(j).sameEndpoint(a)) {
+                        throw new IllegalArgumentException("nodes must be distinct, but nodes[" + i + "] " + a.redacted()
+                                + " is the same server as nodes[" + j + "] " + out.get(j).redacted()
+                                + " (same port and database, same host or address)");
+                    }
                 }
                 out.add(a);
             }
@@ -376,6 +379,9 @@ public final class RedlockConfig {
     }
 
     static String human(Duration d) {
+        if (d.compareTo(Duration.ofDays(365_000)) > 0 || d.compareTo(Duration.ofDays(-365_000)) < 0) {
+            return d.getSeconds() + "s";                  // beyond what toMillis() can hold
+        }
         if (d.isNegative()) return "-" + human(d.negated());
         long ms = d.toMillis();
         if (ms % 3_600_000 == 0 && ms > 0) return ms / 3_600_000 + "h";
