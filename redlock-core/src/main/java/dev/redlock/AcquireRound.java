@@ -50,11 +50,15 @@ final class AcquireRound implements QuorumCall.LateGrants {
         String retention = Long.toString(LuaScript.FENCE_RETENTION_MS);
         synchronized (this) {
             votes = QuorumCall.start(ctx, ctx.allNodes(), cfg.quorum(), start,
-                    n -> n.eval(LuaScript.ACQUIRE, RScript.ReturnType.LIST, keys, owner, ttlMs, quarantineMs, guessText,
-                            n.runId(), retention),
+                    n -> ctx.preflight().send(n, () -> n.eval(LuaScript.ACQUIRE, RScript.ReturnType.LIST, keys, owner,
+                            ttlMs, quarantineMs, guessText, n.runId(), retention)),
                     this::classify,
                     this);
         }
+        // a node that failed (error, timeout) may come back restarted or replaced: check it before its next vote
+        votes.settled().thenAccept(all -> all.forEach(v -> {
+            if (v.kind() == NodeOutcome.Kind.ERROR || v.kind() == NodeOutcome.Kind.TIMEOUT) ctx.preflight().failed(v.node());
+        }));
         return votes.decision().thenCompose(quorum -> {
             if (!quorum) return fail("no quorum: " + summary(votes.snapshot()));
             String young = youngGrants();
@@ -153,6 +157,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
         long age = ((Number) r.get(2)).longValue();
         long quarantine = ((Number) r.get(3)).longValue();
         ctx.sawQuarantine(quarantine);
+        ctx.preflight().sawAge(node, age);
         synchronized (this) {
             ages[node] = age;
         }

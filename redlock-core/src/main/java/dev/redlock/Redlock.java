@@ -70,13 +70,22 @@ public final class Redlock implements AutoCloseable {
 
     /**
      * Creates one Redisson client per node, all sharing one Netty event loop group, lazily connected: succeeds even
-     * while nodes are unreachable (they count as failed votes and are reconnected on use).
+     * while nodes are unreachable (they count as failed votes and are reconnected on use), then runs the preflight
+     * checks on every node that answers ({@link RedlockConfig#preflight()}).
+     *
+     * @throws RedlockException in {@link Preflight#STRICT} mode, when a node's settings break the guarantees; the
+     *                          message names each such node ({@code host:port}) and setting with its value
      */
     public static Redlock create(RedlockConfig config) {
         return create(config, Ticker.SYSTEM);
     }
 
     static Redlock create(RedlockConfig config, Ticker ticker) {
+        return create(config, ticker, RedlockContext::systemMicros);
+    }
+
+    /** With an injected monotonic clock and wall clock (microseconds), for tests. */
+    static Redlock create(RedlockConfig config, Ticker ticker, java.util.function.LongSupplier wallMicros) {
         Objects.requireNonNull(config, "config");
         int id = INSTANCES.incrementAndGet();
         // One I/O thread: a lock client sends a few small commands per round, and on one loop a round's sends,
@@ -96,7 +105,7 @@ public final class Redlock implements AutoCloseable {
             executor.shutdownNow();
             throw new RedlockException("could not create the Redis clients", e);
         }
-        Redlock r = new Redlock(newContext(config, nodes, ticker, id, group.next()), group, executor);
+        Redlock r = new Redlock(newContext(config, nodes, ticker, wallMicros, id, group.next()), group, executor);
         // connect every node in parallel (Redisson connects on the first command, blocking), bounded by the
         // connect timeout: a node that is down or stalled delays start-up once, not once per node
         CompletableFuture<?>[] preloads = nodes.stream().map(NodeClient::preloadScripts).toArray(CompletableFuture[]::new);
@@ -107,7 +116,21 @@ public final class Redlock implements AutoCloseable {
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             log.debug("not every node was connected at start-up", e);
         }
-        return r;
+        return r.preflight();
+    }
+
+    /**
+     * Runs the preflight checks on every node ({@link RedlockConfig#preflight()}); in STRICT mode, closes this
+     * instance and throws when a node is refused.
+     */
+    private Redlock preflight() {
+        Duration wait = ctx.config().nodeTimeout().multipliedBy(5).plusMillis(NodeClient.connectTimeoutMs(ctx.config()));
+        List<PreflightFinding> refused = ctx.preflight().atCreate(wait);
+        if (refused.isEmpty()) return this;
+        close();
+        StringBuilder msg = new StringBuilder("preflight refused ").append(refused.size()).append(" finding(s): ");
+        for (int i = 0; i < refused.size(); i++) msg.append(i == 0 ? "" : "; ").append(refused.get(i).message());
+        throw new RedlockException(msg.toString());
     }
 
     /**
@@ -129,15 +152,16 @@ public final class Redlock implements AutoCloseable {
             nodes.add(NodeClient.wrap(i, config.nodeAddresses().get(i).redacted(),
                     Objects.requireNonNull(clients.get(i), "clients[" + i + "]")));
         }
-        return new Redlock(newContext(config, nodes, Ticker.SYSTEM, INSTANCES.incrementAndGet(), null), null, null);
+        return new Redlock(newContext(config, nodes, Ticker.SYSTEM, RedlockContext::systemMicros,
+                INSTANCES.incrementAndGet(), null), null, null).preflight();
     }
 
-    private static RedlockContext newContext(RedlockConfig config, List<NodeClient> nodes, Ticker ticker, int id,
-                                             EventLoop ioLoop) {
+    private static RedlockContext newContext(RedlockConfig config, List<NodeClient> nodes, Ticker ticker,
+                                             java.util.function.LongSupplier wallMicros, int id, EventLoop ioLoop) {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, daemon("redlock-" + id + "-scheduler"));
         scheduler.setRemoveOnCancelPolicy(true);
         ExecutorService events = Executors.newSingleThreadExecutor(daemon("redlock-" + id + "-events"));
-        return new RedlockContext(config, nodes, scheduler, events, ticker, ioLoop);
+        return new RedlockContext(config, nodes, scheduler, events, ticker, ioLoop, wallMicros);
     }
 
     /** The configuration this instance runs with. */

@@ -39,6 +39,7 @@ import java.util.Set;
  *   <tr><td>keyPrefix</td><td>{@code redlock:}</td><td>1..256 characters, no whitespace</td></tr>
  *   <tr><td>fencing</td><td>true</td><td>true / false</td></tr>
  *   <tr><td>restartQuarantine</td><td>30s</td><td>[0, 24h]; 0 turns the amnesia guard off; lease TTLs may not exceed it</td></tr>
+ *   <tr><td>preflight</td><td>STRICT</td><td>STRICT / WARN / OFF (case-insensitive in properties)</td></tr>
  * </table>
  * Durations in properties: {@code 250ms}, {@code 2s}, {@code 1m}, {@code 1h}, ISO-8601 ({@code PT2S}) or a plain
  * number of milliseconds.
@@ -59,6 +60,7 @@ public final class RedlockConfig {
     private final String keyPrefix;
     private final boolean fencing;
     private final Duration restartQuarantine;
+    private final Preflight preflight;
 
     private RedlockConfig(Builder b, List<NodeAddress> nodes, int quorum) {
         this.nodes = List.copyOf(nodes);
@@ -72,6 +74,7 @@ public final class RedlockConfig {
         this.keyPrefix = b.keyPrefix;
         this.fencing = b.fencing;
         this.restartQuarantine = b.restartQuarantine;
+        this.preflight = b.preflight;
     }
 
     public static Builder builder() {
@@ -93,6 +96,7 @@ public final class RedlockConfig {
         b.keyPrefix = keyPrefix;
         b.fencing = fencing;
         b.restartQuarantine = restartQuarantine;
+        b.preflight = preflight;
         return b;
     }
 
@@ -121,9 +125,10 @@ public final class RedlockConfig {
                 case "keyPrefix" -> b.keyPrefix(value);
                 case "fencing" -> b.fencing(parseBoolean(key, value));
                 case "restartQuarantine" -> b.restartQuarantine(parseDuration(key, value));
+                case "preflight" -> b.preflight(parsePreflight(key, value));
                 default -> throw new IllegalArgumentException("unknown property " + key + "; known: redlock.{nodes, quorum, "
                         + "driftFactor, fixedDrift, nodeTimeout, retryCount, retryDelay, retryJitter, keyPrefix, fencing, "
-                        + "restartQuarantine}");
+                        + "restartQuarantine, preflight}");
             }
         }
         if (!props.containsKey(PROPERTY_PREFIX + "nodes")) {
@@ -172,6 +177,9 @@ public final class RedlockConfig {
 
     public Duration restartQuarantine() { return restartQuarantine; }
 
+    /** What {@link Redlock#create} does about node settings that break the guarantees; default {@link Preflight#STRICT}. */
+    public Preflight preflight() { return preflight; }
+
     /** The drift allowance subtracted from a lease of this TTL: {@code ttl * driftFactor + fixedDrift}, in nanos. */
     long driftNanos(Duration ttl) {
         return (long) (ttl.toNanos() * driftFactor) + fixedDrift.toNanos();
@@ -183,7 +191,7 @@ public final class RedlockConfig {
                 + ", fixedDrift=" + fixedDrift.toMillis() + "ms, nodeTimeout=" + nodeTimeout.toMillis()
                 + "ms, retryCount=" + retryCount + ", retryDelay=" + retryDelay.toMillis() + "ms, retryJitter="
                 + retryJitter.toMillis() + "ms, keyPrefix='" + keyPrefix + "', fencing=" + fencing
-                + ", restartQuarantine=" + restartQuarantine.toMillis() + "ms}";
+                + ", restartQuarantine=" + restartQuarantine.toMillis() + "ms, preflight=" + preflight + "}";
     }
 
     private static int parseInt(String key, String v) {
@@ -199,6 +207,14 @@ public final class RedlockConfig {
             return Double.parseDouble(v);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + " must be a decimal number, got '" + v + "'");
+        }
+    }
+
+    private static Preflight parsePreflight(String key, String v) {
+        try {
+            return Preflight.valueOf(v.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + " must be STRICT, WARN or OFF, got '" + v + "'");
         }
     }
 
@@ -238,6 +254,7 @@ public final class RedlockConfig {
         private String keyPrefix = "redlock:";
         private boolean fencing = true;
         private Duration restartQuarantine = Duration.ofSeconds(30);
+        private Preflight preflight = Preflight.STRICT;
 
         private Builder() {}
 
@@ -319,6 +336,16 @@ public final class RedlockConfig {
         }
 
         /**
+         * What {@link Redlock#create} does about node settings that break the guarantees (eviction policy, replica
+         * role, clock offset, Redis version): refuse ({@link Preflight#STRICT}, the default), log
+         * ({@link Preflight#WARN}) or skip the checks ({@link Preflight#OFF}).
+         */
+        public Builder preflight(Preflight preflight) {
+            this.preflight = preflight;
+            return this;
+        }
+
+        /**
          * Validates every field and returns an immutable config.
          *
          * @throws IllegalArgumentException naming the field, its value and the allowed range
@@ -346,6 +373,7 @@ public final class RedlockConfig {
                         + (keyPrefix == null ? "null" : "'" + keyPrefix + "'"));
             }
             checkRange("restartQuarantine", restartQuarantine, true, MAX_QUARANTINE);
+            if (preflight == null) throw new IllegalArgumentException("preflight must be STRICT, WARN or OFF, got null");
             return new RedlockConfig(this, parsed, q);
         }
 

@@ -40,6 +40,7 @@ final class RedlockContext {
     private final java.util.Map<CompletableFuture<HeldLease>, String> pending = new ConcurrentHashMap<>();
     private final Set<CompletableFuture<HeldLease>> inFlight = ConcurrentHashMap.newKeySet();
     private final ReleaseSignals releases = new ReleaseSignals(this);
+    private final PreflightGate preflight;
     private final TokenHints tokenHints = new TokenHints();
 
     RedlockContext(RedlockConfig config, List<NodeClient> nodes, ScheduledExecutorService scheduler,
@@ -61,6 +62,7 @@ final class RedlockContext {
         this.allNodes = IntStream.range(0, nodes.size()).toArray();
         this.fencePrefix = config.keyPrefix() + "__fence:";
         this.markerKey = config.keyPrefix() + "__node";
+        this.preflight = new PreflightGate(this);
     }
 
     RedlockConfig config() { return config; }
@@ -103,6 +105,9 @@ final class RedlockContext {
         long old = roundEstimateNanos;
         roundEstimateNanos = old == 0 ? nanos : old + (nanos - old) / 8;
     }
+
+    /** When node settings are checked and what a failed check does. */
+    PreflightGate preflight() { return preflight; }
 
     /** Highest fence value seen per resource: the guess for one-round fencing. */
     TokenHints tokenHints() { return tokenHints; }

@@ -1,0 +1,153 @@
+package dev.redlock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * When preflight checks run for one {@link Redlock} and what their findings do ({@link Preflight}). At creation
+ * every node is checked ({@link #atCreate}). Afterwards a node is checked again before its next ACQUIRE once it is
+ * <em>suspect</em>: it was not reachable then, a vote of it was an error or a timeout (it may have been restarted
+ * or replaced meanwhile), or the memory age it reported went down (its memory changed identity). In
+ * {@link Preflight#STRICT} mode a node whose check refuses it votes {@code ERROR} with the finding's text, and is
+ * checked again at most once a second until it passes. Warnings are logged once per node and text. Thread-safe.
+ */
+final class PreflightGate {
+    private static final Logger log = LoggerFactory.getLogger(PreflightGate.class);
+    private static final long RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final RedlockContext ctx;
+    private final Preflight mode;
+    private final State[] nodes;
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
+
+    private static final class State {
+        volatile boolean suspect;
+        volatile String refusal;          // why the node votes ERROR (STRICT), null when it passed
+        volatile long checkedAt = Long.MIN_VALUE / 2;
+        volatile long lastAgeMs = -1;
+        CompletableFuture<Void> running;  // guarded by this
+    }
+
+    PreflightGate(RedlockContext ctx) {
+        this.ctx = ctx;
+        this.mode = ctx.config().preflight();
+        this.nodes = new State[ctx.nodes().size()];
+        for (int i = 0; i < nodes.length; i++) nodes[i] = new State();
+    }
+
+    /** host:port of a node, never credentials. */
+    private String hostPort(int node) {
+        NodeAddress a = ctx.config().nodeAddresses().get(node);
+        return (a.host().contains(":") ? "[" + a.host() + "]" : a.host()) + ":" + a.port();
+    }
+
+    /**
+     * Checks every node (at most {@code timeout}); returns the findings that refuse a node (STRICT fails creation
+     * with them). Nodes that did not answer in time are suspect: checked when they first answer.
+     */
+    List<PreflightFinding> atCreate(Duration timeout) {
+        if (mode == Preflight.OFF) return List.of();
+        List<CompletableFuture<NodeFacts>> all = new ArrayList<>();
+        for (NodeClient n : ctx.nodes()) all.add(PreflightCheck.facts(n, hostPort(n.index()), ctx::wallMicros));
+        try {
+            CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.debug("not every node answered the preflight check", e);
+        }
+        long tolerance = PreflightRules.clockToleranceUs(ctx.config());
+        List<NodeFacts> answered = new ArrayList<>();
+        List<PreflightFinding> findings = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            CompletableFuture<NodeFacts> f = all.get(i);
+            if (f.isDone() && !f.isCompletedExceptionally()) {
+                NodeFacts facts = f.join();
+                answered.add(facts);
+                findings.addAll(PreflightRules.check(facts, tolerance));
+                nodes[i].checkedAt = ctx.ticker().nanoTime();
+            } else {
+                nodes[i].suspect = true;
+            }
+        }
+        findings.addAll(PreflightRules.compareClocks(answered, tolerance));
+        List<PreflightFinding> refusals = new ArrayList<>();
+        for (PreflightFinding f : findings) {
+            if (f.refuse() && mode == Preflight.STRICT) refusals.add(f);
+            else warnOnce(f);
+        }
+        return refusals;
+    }
+
+    /**
+     * Sends an ACQUIRE to {@code n}, after a check when the node is suspect or refused: the send itself when no check
+     * is due (the common path adds nothing), else a future that fails with the refusal (STRICT) or sends once the
+     * node passed.
+     */
+    CompletableFuture<Object> send(NodeClient n, Supplier<CompletableFuture<Object>> send) {
+        if (mode == Preflight.OFF) return send.get();
+        State s = nodes[n.index()];
+        if (!s.suspect && s.refusal == null) return send.get();
+        CompletableFuture<Void> check;
+        synchronized (s) {
+            boolean recent = ctx.ticker().nanoTime() - s.checkedAt < RECHECK_NANOS;
+            if (s.running != null) {
+                check = s.running;
+            } else if (recent && s.refusal != null) {
+                check = null;
+            } else {
+                check = recheck(n, s);
+                s.running = check.isDone() ? null : check;   // the handler clears it when it completes later
+            }
+        }
+        if (check == null) return CompletableFuture.failedFuture(new RedlockException(s.refusal));
+        return check.thenCompose(x -> {
+            String refusal = s.refusal;
+            return refusal != null ? CompletableFuture.failedFuture(new RedlockException(refusal)) : send.get();
+        });
+    }
+
+    private CompletableFuture<Void> recheck(NodeClient n, State s) {
+        return PreflightCheck.check(n, hostPort(n.index()), ctx.config(), ctx::wallMicros).handle((findings, e) -> {
+            synchronized (s) {
+                s.running = null;
+            }
+            if (e != null) return null;   // still unreachable: stays suspect, the ACQUIRE fails the same way
+            s.checkedAt = ctx.ticker().nanoTime();
+            String refusal = null;
+            for (PreflightFinding f : findings) {
+                if (f.refuse() && mode == Preflight.STRICT) refusal = refusal == null ? f.message() : refusal + "; " + f.message();
+                else warnOnce(f);
+            }
+            if (refusal != null && !refusal.equals(s.refusal)) log.warn("preflight refuses node: {}", refusal);
+            s.refusal = refusal;
+            s.suspect = false;
+            return null;
+        });
+    }
+
+    /** A vote of this node was an error or a timeout: check it again before its next ACQUIRE. */
+    void failed(int node) {
+        if (mode != Preflight.OFF) nodes[node].suspect = true;
+    }
+
+    /** The memory age a node reported; going down means a new identity (restart, failover): check it again. */
+    void sawAge(int node, long ageMs) {
+        State s = nodes[node];
+        long last = s.lastAgeMs;
+        s.lastAgeMs = ageMs;
+        if (mode != Preflight.OFF && last >= 0 && ageMs < last) s.suspect = true;
+    }
+
+    private void warnOnce(PreflightFinding f) {
+        if (warned.add(f.message())) log.warn("preflight: {}", f.message());
+    }
+}
