@@ -15,7 +15,8 @@ import java.util.HexFormat;
  * <ul>
  *   <li>{@code run}: the run_id of the redis-server process that wrote it. A missing marker or another run_id is a
  *       new identity (restart with or without persistence, restored backup, promoted replica, FLUSHALL): the
- *       marker is rewritten with {@code born} = now and {@code hw = max(stored hw, now in microseconds)};</li>
+ *       marker is rewritten with {@code born} = now (never 0 again: its fences read its clock from then on), the
+ *       stored {@code hw} and {@code q} kept;</li>
  *   <li>{@code born}: the node's time (ms) when this identity began; 0 = marked fresh (never held a lock);</li>
  *   <li>{@code hw}: the highest fence ever written on this node (high-water mark);</li>
  *   <li>{@code q}: the strictest restart quarantine (ms) any client asked for.</li>
@@ -54,7 +55,6 @@ enum LuaScript {
             local q = math.max(stored, tonumber(ARGV[3]))
             if m[1] ~= run or born == nil then
               born = nowMs
-              if nowUs > hw then hw = nowUs end
               if legacy then redis.call('UNLINK', KEYS[3]) end
               redis.call('HSET', KEYS[3], 'run', run, 'born', string.format('%.0f', born),
                 'hw', string.format('%.0f', hw), 'q', string.format('%.0f', q))
