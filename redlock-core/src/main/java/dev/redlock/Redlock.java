@@ -38,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * first; after a split vote, after a short random pause.
  *
  * <p><b>What it guarantees.</b> While a {@link Lease} is valid, no other lease on the same resource is valid, as long
- * as node clocks do not run faster than the drift allowance and nodes that lose their memory stay out for the
- * restart quarantine. Fencing tokens of successive holders strictly increase.
+ * as node clocks do not run faster than the drift allowance, nodes cannot evict lock keys, and a node whose memory
+ * changed identity (restart, snapshot, failover, flush) stays out for the strictest restart quarantine any client
+ * stored on the nodes (it does). Fencing tokens of successive holders strictly increase (see
+ * {@link Lease#fencingToken()} for the clock assumption). {@link Preflight} checks the node settings at creation.
  *
  * <p><b>What it does not guarantee.</b> No timeout-based lock is safe on its own: a process pause after a validity
  * check lets two clients act at once. Protect data with the fencing token. After a timed-out round, a key may
@@ -136,9 +138,10 @@ public final class Redlock implements AutoCloseable {
     /**
      * Uses clients the caller manages, one per node, in the order of {@code config.nodes()}. They are not shut down
      * by {@link #close()}. Give them {@code retryAttempts=0} and a timeout near {@code nodeTimeout}; this library
-     * enforces {@code nodeTimeout} on its own either way.
+     * enforces {@code nodeTimeout} on its own either way. Runs the preflight checks like {@link #create(RedlockConfig)}.
      *
      * @throws IllegalArgumentException when the number of clients differs from the number of nodes
+     * @throws RedlockException         in {@link Preflight#STRICT} mode, when a node's settings break the guarantees
      */
     public static Redlock create(RedlockConfig config, List<RedissonClient> clients) {
         Objects.requireNonNull(config, "config");

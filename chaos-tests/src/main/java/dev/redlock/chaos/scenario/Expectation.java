@@ -1,7 +1,7 @@
 package dev.redlock.chaos.scenario;
 
 /**
- * What a scenario claims (chaos.md's table).
+ * What a scenario claims (the README's chaos suite table).
  */
 public enum Expectation {
     /**
