@@ -3,7 +3,8 @@ package dev.redlock.bench;
 import com.google.gson.GsonBuilder;
 import dev.redlock.testkit.RedisBinary;
 import dev.redlock.testkit.RedisCluster;
-import dev.redlock.testkit.RedisNode;
+import dev.redlock.Redlock;
+import dev.redlock.RedlockConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,7 +71,7 @@ public final class SideBySide {
         int maxN = o.runs("W4") ? 9 : 5;
         List<Map<String, Map<String, Map<String, Double>>>> runs = new ArrayList<>();
         try (RedisCluster cluster = RedisCluster.start(maxN)) {
-            for (RedisNode n : cluster.nodes()) n.command("SET", "redlock:__node", "0", "NX");  // = markNodesFresh()
+            markFresh(cluster);
             meta.put("redis_version", cluster.node(0).command("INFO", "server").lines()
                     .filter(l -> l.startsWith("redis_version")).findFirst().orElse("?"));
             for (int r = 0; r < o.integer("runs"); r++) {
@@ -78,7 +79,7 @@ public final class SideBySide {
                 runs.add(runOnce(o, cluster, r));
                 cluster.heal();
                 cluster.flushAll();
-                for (RedisNode n : cluster.nodes()) n.command("SET", "redlock:__node", "0", "NX");
+                markFresh(cluster);
             }
         }
         meta.put("load_after", loadAverage());
@@ -222,5 +223,12 @@ public final class SideBySide {
         if (json.getParent() != null) Files.createDirectories(json.getParent());
         Files.writeString(json, new GsonBuilder().setPrettyPrinting().serializeSpecialFloatingPointValues()
                 .create().toJson(out));
+    }
+
+    /** Marks brand-new nodes fresh (no restart quarantine), as {@code Redlock.markNodesFresh()} does. */
+    static void markFresh(RedisCluster cluster) {
+        try (Redlock r = Redlock.create(RedlockConfig.builder().nodes(cluster.uris()).build())) {
+            r.markNodesFresh();
+        }
     }
 }
