@@ -18,7 +18,7 @@ class FenceRetentionIT {
     @Test
     void lostFenceEntriesWithTheMarkerKeptDoNotRepeatAToken() {
         long last = 0;
-        try (Redlock r = Redlock.create(REDIS.config().retryCount(0).build())) {
+        try (Redlock r = Redlock.create(REDIS.config().build())) {
             r.markNodesFresh();
             for (int i = 0; i < 5; i++) {
                 try (Lease l = r.acquire("evicted", Duration.ofSeconds(1))) {
@@ -28,7 +28,7 @@ class FenceRetentionIT {
         }
         // eviction (volatile-* policies) or expiry takes the fence entries, never the marker (no TTL)
         REDIS.cluster().nodes().forEach(n -> n.keys(RedisNodes.PREFIX + "__fence*").forEach(k -> n.command("DEL", k)));
-        try (Redlock other = Redlock.create(REDIS.config().retryCount(0).build());
+        try (Redlock other = Redlock.create(REDIS.config().build());
              Lease l = other.acquire("evicted", Duration.ofSeconds(1))) {
             assertTrue(l.fencingToken() > last, "token " + l.fencingToken() + " after " + last);
         }
@@ -65,7 +65,7 @@ class FenceRetentionIT {
             REDIS.node(i).command("HSET", RedisNodes.PREFIX + "__node", "run", run, "born",
                     Long.toString(System.currentTimeMillis() - 60_000), "hw", "0", "q", "0");
         }
-        RedlockConfig cfg = REDIS.config().restartQuarantine(q).retryCount(0).build();
+        RedlockConfig cfg = REDIS.config().restartQuarantine(q).build();
         long issued;
         try (Redlock ahead = Redlock.create(cfg, Ticker.SYSTEM, () -> RedlockContext.systemMicros() + aheadUs)) {
             REDIS.node(2).command("SET", RedisNodes.PREFIX + "skew", "foreign", "PX", "60000");

@@ -25,7 +25,7 @@ class IdentityIT {
 
     @Test
     void restartFromAnRdbSnapshotIsANewIdentityAndIsQuarantined() {
-        RedlockConfig cfg = REDIS.config().restartQuarantine(Duration.ofSeconds(3)).retryCount(0).build();
+        RedlockConfig cfg = REDIS.config().restartQuarantine(Duration.ofSeconds(3)).build();
         try (Redlock a = Redlock.create(cfg); Redlock b = Redlock.create(cfg)) {
             a.markNodesFresh();
             for (int i = 0; i < 4; i++) a.acquire("rdb", Duration.ofSeconds(1)).release();
@@ -50,7 +50,7 @@ class IdentityIT {
 
     @Test
     void rdbRestartQuarantinesForTheStrictestQuarantineTheNodeStored() {
-        RedlockConfig strict = REDIS.config().restartQuarantine(Duration.ofSeconds(5)).retryCount(0).build();
+        RedlockConfig strict = REDIS.config().restartQuarantine(Duration.ofSeconds(5)).build();
         RedlockConfig laxOnNode0 = REDIS.config().nodes(List.of(REDIS.uris().get(0))).quorum(1)
                 .restartQuarantine(Duration.ofMillis(300)).retryCount(0).build();
         try (Redlock a = Redlock.create(strict)) {
@@ -58,8 +58,10 @@ class IdentityIT {
             a.acquire("strict", Duration.ofSeconds(4)).release();   // every node stores quarantine 5 s
             REDIS.node(0).command("SAVE");
             REDIS.node(0).killAndRestart();
-            RedisNodes.sleep(400);                                    // past the lax client's own quarantine
             try (Redlock lax = Redlock.create(laxOnNode0)) {
+                // the lax client is the first to talk to the restarted node: its new identity begins now
+                assertThrows(LockUnavailableException.class, () -> lax.acquire("strict", Duration.ofMillis(300)));
+                RedisNodes.sleep(400);                                // past the lax client's own quarantine
                 LockUnavailableException e = assertThrows(LockUnavailableException.class,
                         () -> lax.acquire("strict", Duration.ofMillis(300)));
                 assertEquals(NodeOutcome.Kind.REFUSED, e.outcomes().get(0).kind(), e.getMessage());
@@ -74,7 +76,7 @@ class IdentityIT {
     void aPromotedReplicaIsANewIdentity() {
         RedisNode replica = RedisNode.start();
         try {
-            RedlockConfig cfg = REDIS.config().restartQuarantine(Duration.ofSeconds(3)).retryCount(0).build();
+            RedlockConfig cfg = REDIS.config().restartQuarantine(Duration.ofSeconds(3)).build();
             try (Redlock r = Redlock.create(cfg)) {
                 r.markNodesFresh();
                 r.acquire("promoted", Duration.ofSeconds(1)).release();

@@ -70,7 +70,7 @@ class PreflightIT {
     @Test
     void aNodeThatFailsTheCheckWhenItAnswersAgainVotesErrorWithTheReason() {
         RedisNode node = REDIS.node(2);
-        try (Redlock r = Redlock.create(REDIS.config().quorum(3).retryCount(0).build())) {
+        try (Redlock r = Redlock.create(REDIS.config().quorum(3).retryCount(2).build())) {
             r.acquire("later", Duration.ofSeconds(1)).release();
             node.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");   // what a restart with a new config
             node.command("CONFIG", "SET", "maxmemory", "100mb");               // file would bring

@@ -346,8 +346,9 @@ final class DeploymentScripts {
                         ctx.resource(), ScenarioRunner.LOCK_NAME).close();
                 ctx.check("a STRICT client refuses the node whose clock is behind", false, "created anyway");
             } catch (RedlockException e) {
-                ctx.check("a STRICT client refuses the node whose clock is behind",
-                        e.getMessage().contains(":" + ctx.cluster().node(v).port() + " clock"), e.getMessage());
+                int seenAs = ChaosCluster.listenPort(ctx.cluster().proxy(ChaosCluster.MAIN, v).getListen());
+                ctx.check("a STRICT client refuses the node whose clock is behind, naming its offset",
+                        e.getMessage().contains(":" + seenAs + " clock offset -5"), e.getMessage());
             }
         }
     }
