@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  * every node is checked ({@link #atCreate}). Afterwards a node is checked again before its next ACQUIRE once it is
  * <em>suspect</em>: it was not reachable then, a vote of it was an error or a timeout (it may have been restarted
  * or replaced meanwhile), or the memory age it reported went down (its memory changed identity). In
- * {@link Preflight#STRICT} mode a node whose check refuses it votes {@code ERROR} with the finding's text, and is
- * checked again at most once a second until it passes. Warnings are logged once per node and text. Thread-safe.
+ * {@link Preflight#STRICT} mode a node whose check refuses it votes {@code ERROR} with the finding's text. A refused
+ * or unreachable node is checked at most once a second (not once per round). Warnings are logged once per node and text. Thread-safe.
  */
 final class PreflightGate {
     private static final Logger log = LoggerFactory.getLogger(PreflightGate.class);
@@ -33,6 +33,7 @@ final class PreflightGate {
         volatile String refusal;          // why the node votes ERROR (STRICT), null when it passed
         volatile long checkedAt = Long.MIN_VALUE / 2;
         volatile long lastAgeMs = -1;
+        volatile boolean unreachable;     // the last check could not run
         CompletableFuture<Void> running;  // guarded by this
     }
 
@@ -98,17 +99,21 @@ final class PreflightGate {
         if (!s.suspect && s.refusal == null) return send.get();
         CompletableFuture<Void> check;
         synchronized (s) {
-            boolean recent = ctx.ticker().nanoTime() - s.checkedAt < RECHECK_NANOS;
+            // a refused or unreachable node is checked at most once a second; one that passed is checked at once
+            boolean recent = (s.refusal != null || s.unreachable) && ctx.ticker().nanoTime() - s.checkedAt < RECHECK_NANOS;
             if (s.running != null) {
                 check = s.running;
-            } else if (recent && s.refusal != null) {
-                check = null;
+            } else if (recent) {
+                check = null;                                // its verdict of less than a second ago stands
             } else {
                 check = recheck(n, s);
                 s.running = check.isDone() ? null : check;   // the handler clears it when it completes later
             }
         }
-        if (check == null) return CompletableFuture.failedFuture(new RedlockException(s.refusal));
+        if (check == null) {
+            String refusal = s.refusal;
+            return refusal != null ? CompletableFuture.failedFuture(new RedlockException(refusal)) : send.get();
+        }
         return check.thenCompose(x -> {
             String refusal = s.refusal;
             return refusal != null ? CompletableFuture.failedFuture(new RedlockException(refusal)) : send.get();
@@ -120,8 +125,9 @@ final class PreflightGate {
             synchronized (s) {
                 s.running = null;
             }
-            if (e != null) return null;   // still unreachable: stays suspect, the ACQUIRE fails the same way
             s.checkedAt = ctx.ticker().nanoTime();
+            s.unreachable = e != null;
+            if (e != null) return null;   // still unreachable: stays suspect, the ACQUIRE fails the same way
             String refusal = null;
             for (PreflightFinding f : findings) {
                 if (f.refuse() && mode == Preflight.STRICT) refusal = refusal == null ? f.message() : refusal + "; " + f.message();

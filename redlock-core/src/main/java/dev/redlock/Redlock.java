@@ -126,7 +126,7 @@ public final class Redlock implements AutoCloseable {
      * instance and throws when a node is refused.
      */
     private Redlock preflight() {
-        Duration wait = ctx.config().nodeTimeout().multipliedBy(5).plusMillis(NodeClient.connectTimeoutMs(ctx.config()));
+        Duration wait = ctx.config().nodeTimeout().multipliedBy(10).plusMillis(NodeClient.connectTimeoutMs(ctx.config()));
         List<PreflightFinding> refused = ctx.preflight().atCreate(wait);
         if (refused.isEmpty()) return this;
         close();

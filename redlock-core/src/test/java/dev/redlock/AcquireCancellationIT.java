@@ -49,6 +49,10 @@ class AcquireCancellationIT {
             CompletableFuture<Lease> waiting = b.acquireAsync("c", Duration.ofSeconds(30));
             RedisNodes.sleep(100);                      // B is retrying
             assertTrue(waiting.cancel(true));
+            RedisNodes.sleep(100);                      // a round in flight at the cancel ends
+            long rounds = b.context().roundsStarted();
+            RedisNodes.sleep(300);
+            assertEquals(rounds, b.context().roundsStarted(), "rounds went on after the cancel");
             held.release();                             // the lock is free: an attempt still running would take it
             RedisNodes.sleep(300);
             assertTrue(REDIS.awaitNoLockKeys().isEmpty(), "the cancelled acquisition took the lock: " + REDIS.lockKeys());
