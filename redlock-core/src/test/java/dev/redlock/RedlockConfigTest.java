@@ -115,6 +115,7 @@ class RedlockConfigTest {
                 "redlock.keyPrefix = app:",
                 "redlock.fencing = false",
                 "redlock.restartQuarantine = 1m",
+                "redlock.preflight = warn",
                 "other.key = ignored"));
         RedlockConfig c = RedlockConfig.load(file);
         assertEquals(3, c.nodes().size());
@@ -128,10 +129,13 @@ class RedlockConfigTest {
         assertEquals("app:", c.keyPrefix());
         assertFalse(c.fencing());
         assertEquals(Duration.ofMinutes(1), c.restartQuarantine());
+        assertEquals(Preflight.WARN, c.preflight());
+        assertEquals(Preflight.STRICT, RedlockConfig.builder().nodes("redis://127.0.0.1:7001").build().preflight());
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"redlock.qourum=3", "redlock.retryCount=many", "redlock.fencing=yes", "redlock.nodeTimeout=fast"})
+    @ValueSource(strings = {"redlock.qourum=3", "redlock.retryCount=many", "redlock.fencing=yes", "redlock.nodeTimeout=fast",
+            "redlock.preflight=lenient"})
     void badPropertiesNameTheKey(String line) throws IOException {
         Properties p = new Properties();
         p.load(new java.io.StringReader("redlock.nodes=redis://127.0.0.1:7001\n" + line));
