@@ -275,16 +275,20 @@ public final class Redlock implements AutoCloseable {
         int marked = 0;
         List<String> failures = new ArrayList<>();
         List<Object> keys = List.of(ctx.markerKey());
-        for (NodeClient n : ctx.nodes()) {
+        List<CompletableFuture<Object>> sent = new ArrayList<>();
+        for (NodeClient n : ctx.nodes()) sent.add(n.eval(LuaScript.MARK_FRESH, RScript.ReturnType.LONG, keys, n.runId()));
+        // an administrative call, not a lock round: every node in parallel, with room for a slow or loaded machine
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
+                10 * ctx.config().nodeTimeout().toMillis() + NodeClient.connectTimeoutMs(ctx.config()));
+        for (int i = 0; i < sent.size(); i++) {
             try {
-                Object r = n.<Object>eval(LuaScript.MARK_FRESH, RScript.ReturnType.LONG, keys, n.runId())
-                        .get(ctx.config().nodeTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+                Object r = sent.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (((Number) r).longValue() == 1) marked++;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new RedlockException("interrupted while marking nodes fresh", e);
             } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-                failures.add(n.name() + ": " + NodeClient.describe(e));
+                failures.add(ctx.node(i).name() + ": " + NodeClient.describe(e));
             }
         }
         if (!failures.isEmpty()) throw new RedlockException("could not mark every node fresh: " + failures);
