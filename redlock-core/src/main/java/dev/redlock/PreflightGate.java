@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
  * When preflight checks run for one {@link Redlock} and what their findings do ({@link Preflight}). At creation
  * every node is checked ({@link #atCreate}). Afterwards a node is checked again before its next ACQUIRE once it is
  * <em>suspect</em>: it was not reachable then, a vote of it was an error or a timeout (it may have been restarted
- * or replaced meanwhile), or the memory age it reported went down (its memory changed identity). In
+ * or replaced meanwhile), or the memory age it reported went down (its memory changed identity). A node never
+ * checked is checked before its vote; a node that passed before is re-checked beside its next vote (a slow check
+ * must not cost the vote; a restarted node is quarantined meanwhile anyway). In
  * {@link Preflight#STRICT} mode a node whose check refuses it votes {@code ERROR} with the finding's text. A refused
  * or unreachable node is checked at most once a second (not once per round). Warnings are logged once per node and text. Thread-safe.
  */
@@ -34,6 +36,7 @@ final class PreflightGate {
         volatile long checkedAt = Long.MIN_VALUE / 2;
         volatile long lastAgeMs = -1;
         volatile boolean unreachable;     // the last check could not run
+        volatile boolean passed;          // a check passed once: later re-checks run beside the votes
         CompletableFuture<Void> running;  // guarded by this
     }
 
@@ -75,6 +78,7 @@ final class PreflightGate {
                 answered.add(facts);
                 findings.addAll(PreflightRules.check(facts, tolerance));
                 nodes[i].checkedAt = ctx.ticker().nanoTime();
+                nodes[i].passed = true;   // a STRICT refusal fails the creation instead
             } else {
                 nodes[i].suspect = true;
             }
@@ -97,6 +101,22 @@ final class PreflightGate {
         if (mode == Preflight.OFF) return send.get();
         State s = nodes[n.index()];
         if (!s.suspect && s.refusal == null) return send.get();
+        CompletableFuture<Void> check = checkIfDue(n, s);
+        // a node that passed before is re-checked beside this vote, not before it: a slow check must not cost the
+        // vote (a restarted node is quarantined meanwhile anyway); the verdict applies from the next vote on
+        if (s.passed && s.refusal == null) return send.get();
+        if (check == null) {
+            String refusal = s.refusal;
+            return refusal != null ? CompletableFuture.failedFuture(new RedlockException(refusal)) : send.get();
+        }
+        return check.thenCompose(x -> {
+            String refusal = s.refusal;
+            return refusal != null ? CompletableFuture.failedFuture(new RedlockException(refusal)) : send.get();
+        });
+    }
+
+    /** The check of this node in flight or started now; null when its last verdict is recent enough to stand. */
+    private CompletableFuture<Void> checkIfDue(NodeClient n, State s) {
         CompletableFuture<Void> check;
         synchronized (s) {
             // a refused or unreachable node is checked at most once a second; one that passed is checked at once
@@ -110,14 +130,7 @@ final class PreflightGate {
                 s.running = check.isDone() ? null : check;   // the handler clears it when it completes later
             }
         }
-        if (check == null) {
-            String refusal = s.refusal;
-            return refusal != null ? CompletableFuture.failedFuture(new RedlockException(refusal)) : send.get();
-        }
-        return check.thenCompose(x -> {
-            String refusal = s.refusal;
-            return refusal != null ? CompletableFuture.failedFuture(new RedlockException(refusal)) : send.get();
-        });
+        return check;
     }
 
     private CompletableFuture<Void> recheck(NodeClient n, State s) {
@@ -135,6 +148,7 @@ final class PreflightGate {
             }
             if (refusal != null && !refusal.equals(s.refusal)) log.warn("preflight refuses node: {}", refusal);
             s.refusal = refusal;
+            if (refusal == null) s.passed = true;
             s.suspect = false;
             return null;
         });

@@ -72,7 +72,8 @@ final class DeploymentScripts {
                 new Scenario("d4b", "eviction, preflight STRICT", "the same nodes; a client with the default "
                         + "Preflight.STRICT", Expectation.REFUSED,
                         Settings.defaults().withTtl(ms(800)).withRestartQuarantine(Duration.ZERO),
-                        DeploymentScripts::evictionRefused),
+                        // reconfigures the nodes' memory: only nodes the harness started
+                        DeploymentScripts::evictionRefused, Needs.NOTHING.withProcessControl()),
                 new Scenario("d5", "clock behind after restart", "a node restarted with its clock 5 s behind the "
                         + "others (libfaketime; simulated without it) under a workload; guard on", Expectation.SAFE,
                         Settings.defaults().withTtl(ms(500)).withClockNode(2).withDuration(ms(1500)),
