@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.redisson.api.RScript;
 
 /**
  * One quorum round for one resource: SET NX PX on every node in parallel (one script per node), validity check,
@@ -49,7 +48,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
         String guessText = Long.toString(guess);
         synchronized (this) {
             votes = QuorumCall.start(ctx, ctx.allNodes(), cfg.quorum(), start,
-                    n -> n.eval(LuaScript.ACQUIRE, RScript.ReturnType.LIST, keys, owner, ttlMs, quarantineMs, resource,
+                    n -> n.eval(LuaScript.ACQUIRE, keys, owner, ttlMs, quarantineMs, resource,
                             guessText),
                     (node, reply, elapsed) -> classify(node, reply, elapsed, quarantine),
                     this);
@@ -74,7 +73,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
         List<Object> keys = List.of(ctx.lockKey(resource), ctx.fencesKey());
         String tokenText = Long.toString(token);
         QuorumCall write = QuorumCall.start(ctx, holders, ctx.config().quorum(), ctx.ticker().nanoTime(),
-                n -> n.eval(LuaScript.WRITE_FENCE, RScript.ReturnType.LONG, keys, owner, tokenText, resource),
+                n -> n.eval(LuaScript.WRITE_FENCE, keys, owner, tokenText, resource),
                 (node, reply, elapsed) -> ((Number) reply).longValue() == 1
                         ? NodeVote.granted(node, token, elapsed)
                         : NodeVote.refused(node, "lock no longer held when writing the fence", elapsed),

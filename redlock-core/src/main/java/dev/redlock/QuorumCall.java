@@ -8,6 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import dev.redlock.internal.resp.RedisReplyTimeoutException;
 import io.netty.channel.EventLoop;
 
 /**
@@ -40,7 +41,6 @@ final class QuorumCall {
     private final LateGrants lateGrants;
     private final NodeVote[] votes;
     private ScheduledFuture<?> timer;
-    private final NodeClient.Deferred<?>[] deferred;
     private final CompletableFuture<Boolean> decision = new CompletableFuture<>();
     private final CompletableFuture<List<NodeVote>> settled = new CompletableFuture<>();
     private final CompletableFuture<Void> quorumAnswered = new CompletableFuture<>();
@@ -57,7 +57,6 @@ final class QuorumCall {
         this.startNanos = startNanos;
         this.lateGrants = lateGrants;
         this.votes = new NodeVote[targets.length];
-        this.deferred = new NodeClient.Deferred<?>[targets.length];
     }
 
     /**
@@ -115,11 +114,6 @@ final class QuorumCall {
             } catch (RuntimeException e) {
                 raw = CompletableFuture.failedFuture(e);
             }
-            if (raw instanceof NodeClient.Deferred<?> d) {
-                synchronized (this) {
-                    deferred[s] = d;
-                }
-            }
             raw.whenComplete((reply, error) -> {
                 long elapsed = ctx.ticker().nanoTime() - startNanos;
                 NodeVote v;
@@ -146,14 +140,7 @@ final class QuorumCall {
             synchronized (this) {
                 pending = votes[slot] == null;
             }
-            if (pending) {
-                vote(slot, NodeVote.timeout(targets[slot], elapsed));
-                NodeClient.Deferred<?> d;
-                synchronized (this) {
-                    d = deferred[slot];
-                }
-                if (d != null) d.abandon();
-            }
+            if (pending) vote(slot, NodeVote.timeout(targets[slot], elapsed));
         }
     }
 
@@ -230,12 +217,9 @@ final class QuorumCall {
         return max;
     }
 
+    /** A reply timeout of the transport's own (the library's: a silent connection given up; an adapter's). */
     private static boolean isTimeout(Throwable e) {
-        for (Throwable t = NodeClient.unwrap(e); t != null; t = t.getCause()) {
-            if (t instanceof java.util.concurrent.TimeoutException || t.getClass().getSimpleName().contains("Timeout")) {
-                return true;
-            }
-        }
-        return false;
+        Throwable t = NodeClient.unwrap(e);
+        return t instanceof java.util.concurrent.TimeoutException || t instanceof RedisReplyTimeoutException;
     }
 }
