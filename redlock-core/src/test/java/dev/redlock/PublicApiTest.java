@@ -31,4 +31,20 @@ class PublicApiTest {
                 "NodeOutcome", "NodeOutcome$Kind", "Redlock", "RedlockConfig", "RedlockConfig$Builder",
                 "RedlockException")), publicTypes);
     }
+
+    /** The SPI for adapter modules stays one interface. */
+    @Test
+    void theSpiIsOneInterface() throws IOException, URISyntaxException, ClassNotFoundException {
+        Path root = Path.of(Redlock.class.getProtectionDomain().getCodeSource().getLocation().toURI()).resolve("dev/redlock/spi");
+        Set<String> publicTypes = new TreeSet<>();
+        try (Stream<Path> files = Files.list(root)) {
+            for (Path p : files.filter(f -> f.toString().endsWith(".class")).toList()) {
+                String name = p.getFileName().toString().replace(".class", "");
+                if (name.equals("package-info")) continue;
+                Class<?> c = Class.forName("dev.redlock.spi." + name, false, getClass().getClassLoader());
+                if (Modifier.isPublic(c.getModifiers())) publicTypes.add(name);
+            }
+        }
+        assertEquals(Set.of("NodeTransport"), publicTypes);
+    }
 }

@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.internal.PlatformDependent;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -149,6 +150,15 @@ final class RespChannel extends ChannelDuplexHandler implements HandshakeConnect
             loop.schedule(() -> closeWith(bye), maxWaitNanos, TimeUnit.NANOSECONDS);
         }
         return closed;
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof SslHandshakeCompletionEvent e && !e.isSuccess()) {
+            closeWith(new RedisConnectionException(endpoint.name() + ": TLS handshake failed: " + describe(e.cause()),
+                    e.cause()));
+        }
+        super.userEventTriggered(ctx, evt);
     }
 
     @Override
