@@ -34,7 +34,7 @@ final class Systems {
         default void close() {}
     }
 
-    /** redlock with its own Redisson clients (one per node, shared event loop per Redlock instance). */
+    /** redlock with its own transport (one multiplexed connection per node, one I/O thread per Redlock instance). */
     static LockSystem redlock(String name, List<String> uris, boolean fencing, int nodeTimeoutMs, boolean contended) {
         return new LockSystem() {
             @Override
