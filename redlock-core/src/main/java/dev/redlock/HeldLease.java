@@ -140,9 +140,9 @@ final class HeldLease implements Lease {
         if (state.get() != State.HELD) return CompletableFuture.completedFuture(false);
         long start = ctx.ticker().nanoTime();
         List<Object> keys = List.of(ctx.lockKey(resource));
-        String ttlMs = Long.toString(newTtl.toMillis());
+        Object[] extend = NodeClient.scriptCommand(LuaScript.EXTEND, keys, owner, Long.toString(newTtl.toMillis()));
         QuorumCall call = QuorumCall.start(ctx, ctx.allNodes(), ctx.config().quorum(), start,
-                n -> n.eval(LuaScript.EXTEND, keys, owner, ttlMs),
+                n -> n.eval(LuaScript.EXTEND, extend),
                 (node, reply, elapsed) -> ((Number) reply).longValue() == 1
                         ? NodeVote.granted(node, -1, elapsed)
                         : NodeVote.refused(node, "not held by this owner", elapsed),

@@ -3,6 +3,7 @@ package dev.redlock;
 import dev.redlock.internal.resp.ConnectionCheck;
 import dev.redlock.internal.resp.RedisErrorException;
 import dev.redlock.internal.resp.RespClient;
+import dev.redlock.internal.resp.RespCommand;
 import dev.redlock.internal.resp.RespEndpoint;
 import dev.redlock.spi.NodeTransport;
 import io.netty.channel.EventLoop;
@@ -127,25 +128,62 @@ final class NodeClient {
 
     /** Runs a script by SHA, and by source when the node answers NOSCRIPT. Never blocks. */
     CompletableFuture<Object> eval(LuaScript lua, List<Object> keys, Object... args) {
-        Object[] bySha = scriptCall(lua.sha(), keys, args);
-        bySha[0] = "EVALSHA";
-        CompletableFuture<Object> first = command(bySha);
-        return first.exceptionallyCompose(e -> {
-            if (!isNoScript(e)) return first;
-            Object[] bySource = scriptCall(lua.source(), keys, args);
-            bySource[0] = "EVAL";
-            return command(bySource);
-        });
+        return eval(lua, scriptCommand(lua, keys, args));
     }
 
-    private static Object[] scriptCall(String script, List<Object> keys, Object[] args) {
+    /**
+     * Runs a script command made by {@link #scriptCommand} (one array may be sent to every node of a quorum call: it
+     * is never modified); on {@code NOSCRIPT}, sends it again by source. Never blocks.
+     */
+    CompletableFuture<Object> eval(LuaScript lua, Object[] evalSha) {
+        if (resp != null) return resp.send(new ScriptCommand(resp, lua, evalSha));
+        CompletableFuture<Object> first = command(evalSha);
+        return first.exceptionallyCompose(e -> isNoScript(e) ? command(bySource(lua, evalSha)) : first);
+    }
+
+    /** {@code EVALSHA sha numkeys keys... args...}. */
+    static Object[] scriptCommand(LuaScript lua, List<Object> keys, Object... args) {
         Object[] a = new Object[3 + keys.size() + args.length];
-        a[1] = script;
-        a[2] = Integer.toString(keys.size());
+        a[0] = "EVALSHA";
+        a[1] = lua.sha();
+        a[2] = keys.size() < NUMKEYS.length ? NUMKEYS[keys.size()] : Integer.toString(keys.size());
         int i = 3;
         for (Object k : keys) a[i++] = k;
         for (Object v : args) a[i++] = v;
         return a;
+    }
+
+    private static final String[] NUMKEYS = {"0", "1", "2", "3", "4"};
+
+    private static Object[] bySource(LuaScript lua, Object[] evalSha) {
+        Object[] a = evalSha.clone();
+        a[0] = "EVAL";
+        a[1] = lua.source();
+        return a;
+    }
+
+    /** A script sent by SHA that sends itself again by source when the node does not have it: one object per call. */
+    private static final class ScriptCommand extends RespCommand {
+        private final RespClient client;
+        private final LuaScript lua;
+        private boolean retried;
+
+        ScriptCommand(RespClient client, LuaScript lua, Object[] evalSha) {
+            super(evalSha);
+            this.client = client;
+            this.lua = lua;
+        }
+
+        @Override
+        protected void error(RedisErrorException e) {
+            if (!retried && e.isNoScript()) {
+                retried = true;
+                args = bySource(lua, args);
+                client.send(this);
+            } else {
+                super.error(e);
+            }
+        }
     }
 
     /**
@@ -184,6 +222,14 @@ final class NodeClient {
     /** EXISTS key (a hint for waiters, never a lock decision). Never blocks. */
     CompletableFuture<Boolean> exists(String key) {
         return command("EXISTS", key).thenApply(r -> r instanceof Number n && n.longValue() > 0);
+    }
+
+    /**
+     * True when this node's commands run in the order they were sent (the library's transport: one connection per
+     * node, replies in order, and a command that waits for a reconnect waits behind the ones sent before it).
+     */
+    boolean inOrder() {
+        return resp != null;
     }
 
     /** The run_id learned on the current connection (null when not connected, or over an adapter). */

@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import dev.redlock.internal.resp.RedisReplyTimeoutException;
+import dev.redlock.internal.resp.RespCommand;
 import io.netty.channel.EventLoop;
 
 /**
@@ -18,7 +19,7 @@ import io.netty.channel.EventLoop;
  * node answered or timed out. A grant that arrives after the decision (including one that arrives after its own
  * timeout) is handed to {@link LateGrants}, so the caller can release it.
  */
-final class QuorumCall {
+final class QuorumCall implements RespCommand.Listener {
 
     /** Told about grants that the decision did not count. Called on an I/O thread; must not block. */
     @FunctionalInterface
@@ -41,8 +42,9 @@ final class QuorumCall {
     private final LateGrants lateGrants;
     private final NodeVote[] votes;
     private ScheduledFuture<?> timer;
+    private volatile Classifier classifier;
     private final CompletableFuture<Boolean> decision = new CompletableFuture<>();
-    private final CompletableFuture<List<NodeVote>> settled = new CompletableFuture<>();
+    private final CompletableFuture<Void> allIn = new CompletableFuture<>();   // settled(): the votes on demand
     private final CompletableFuture<Void> quorumAnswered = new CompletableFuture<>();
     private int granted;
     private int notGranted;
@@ -75,7 +77,7 @@ final class QuorumCall {
             call.decision.complete(false);
         }
         if (targets.length == 0) {
-            call.settled.complete(List.of());
+            call.allIn.complete(null);
             return call;
         }
         EventLoop loop = ctx.ioLoop();
@@ -105,31 +107,37 @@ final class QuorumCall {
             if (answered == targets.length) t.cancel(false);
             else timer = t;
         }
+        this.classifier = classifier;
         for (int slot = 0; slot < targets.length; slot++) {
             final int s = slot;
-            final int node = targets[slot];
             CompletableFuture<Object> raw;
             try {
-                raw = send.apply(ctx.node(node));
+                raw = send.apply(ctx.node(targets[slot]));
             } catch (RuntimeException e) {
                 raw = CompletableFuture.failedFuture(e);
             }
-            raw.whenComplete((reply, error) -> {
-                long elapsed = ctx.ticker().nanoTime() - startNanos;
-                NodeVote v;
-                if (error != null) {
-                    v = isTimeout(error) ? NodeVote.timeout(node, elapsed)
-                            : NodeVote.error(node, NodeClient.describe(error), elapsed);
-                } else {
-                    try {
-                        v = classifier.classify(node, reply, elapsed);
-                    } catch (RuntimeException e) {
-                        v = NodeVote.error(node, "unexpected reply " + reply + ": " + e.getMessage(), elapsed);
-                    }
-                }
-                vote(s, v);
-            });
+            // the library's transport tells us directly (no dependent future, no closure per node)
+            if (raw instanceof RespCommand c) c.listen(this, s);
+            else raw.whenComplete((reply, error) -> done(s, reply, error));
         }
+    }
+
+    /** A node's reply (or failure) arrived: classify it and count the vote. */
+    @Override
+    public void done(int slot, Object reply, Throwable error) {
+        int node = targets[slot];
+        long elapsed = ctx.ticker().nanoTime() - startNanos;
+        NodeVote v;
+        if (error != null) {
+            v = isTimeout(error) ? NodeVote.timeout(node, elapsed) : NodeVote.error(node, NodeClient.describe(error), elapsed);
+        } else {
+            try {
+                v = classifier.classify(node, reply, elapsed);
+            } catch (RuntimeException e) {
+                v = NodeVote.error(node, "unexpected reply " + reply + ": " + e.getMessage(), elapsed);
+            }
+        }
+        vote(slot, v);
     }
 
     /** The call's timer: every node that has not answered by now timed out. */
@@ -182,7 +190,7 @@ final class QuorumCall {
         if (completeDecision) decision.complete(decisionValue);
         if (enoughAnswers || allIn) quorumAnswered.complete(null);
         if (late) lateGrants.granted(v.node());
-        if (allIn) settled.complete(snapshot());
+        if (allIn) this.allIn.complete(null);
     }
 
     /** True once a quorum granted; false once a quorum became impossible. */
@@ -197,7 +205,7 @@ final class QuorumCall {
 
     /** Every node's vote, once all answered or timed out. */
     CompletableFuture<List<NodeVote>> settled() {
-        return settled;
+        return allIn.thenApply(x -> snapshot());
     }
 
     /** The votes counted so far, in target order; {@code null} entries have not answered yet. */

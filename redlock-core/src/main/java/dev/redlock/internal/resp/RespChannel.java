@@ -131,7 +131,7 @@ final class RespChannel extends ChannelDuplexHandler implements HandshakeConnect
             closeWith(new RedisConnectionException(endpoint.name() + ": reply without a command (protocol out of step)"));
             return;
         }
-        if (msg instanceof RedisErrorException e) c.completeExceptionally(e);
+        if (msg instanceof RedisErrorException e) c.error(e);
         else c.complete(msg == RespDecoder.NIL ? null : msg);
         if (closeWhenIdle && pending.isEmpty()) closeWith(new RedisConnectionException(endpoint.name() + ": client closed"));
     }

@@ -4,13 +4,12 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -36,7 +35,6 @@ public final class RespClient implements AutoCloseable {
         }
     };
 
-    private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final RespEndpoint endpoint;
     private final EventLoopGroup ownedGroup;
@@ -64,23 +62,13 @@ public final class RespClient implements AutoCloseable {
     /** A client with its own one-thread event loop, shut down by {@link #close()}. */
     @SuppressWarnings("deprecation")   // NioEventLoopGroup: deprecated in Netty 4.2, the one NIO group in both lines
     public static RespClient create(RespEndpoint endpoint, ConnectionCheck check) {
-        EventLoopGroup group = new NioEventLoopGroup(1, daemon("redlock-resp-" + THREADS.incrementAndGet()));
+        EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("redlock-resp", true));
         try {
             return new RespClient(endpoint, group.next(), group, check);
         } catch (RuntimeException e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;
         }
-    }
-
-    /** Daemon threads named {@code name-N}. */
-    public static ThreadFactory daemon(String name) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     /**
@@ -99,7 +87,11 @@ public final class RespClient implements AutoCloseable {
      * {@link #CONNECTION_RUN_ID}. Never blocks; the future completes on the event loop (do not block in callbacks).
      */
     public CompletableFuture<Object> command(Object... args) {
-        RespCommand c = new RespCommand(args);
+        return send(new RespCommand(args));
+    }
+
+    /** Sends a command made by the caller (see {@link RespCommand}); as {@link #command(Object...)}. */
+    public RespCommand send(RespCommand c) {
         RespChannel ch = commands.ready();
         if (ch != null) ch.send(c);
         else commands.sendWhenReady(c);
