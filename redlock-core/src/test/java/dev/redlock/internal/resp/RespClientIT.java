@@ -183,6 +183,54 @@ class RespClientIT {
         }
     }
 
+    /**
+     * Guard: close waits for the replies of commands already written (closing with replies unread resets the
+     * connection, and a node may then drop a command it had not read yet, a release say).
+     */
+    @Test
+    void closeWaitsForTheRepliesOfCommandsAlreadySent() throws Exception {
+        RedisNode n = RedisNode.start();
+        try {
+            RespClient c = connected(RespEndpoint.builder("127.0.0.1", n.port()).connectTimeout(Duration.ofSeconds(5)).build());
+            n.pause();
+            CompletableFuture<Object> set = c.command("SET", "sent-before-close", "v");
+            Thread resume = new Thread(() -> {
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                n.resume();
+            });
+            resume.start();
+            c.close();                                    // returns once the SET's reply is in
+            resume.join();
+            assertEquals("OK", set.getNow("not completed when close() returned"));
+            assertEquals("v", n.command("GET", "sent-before-close"));
+            assertInstanceOf(RedisConnectionException.class, failure(c.command("PING")), "closed for new commands");
+        } finally {
+            n.resume();
+            n.close();
+        }
+    }
+
+    /**
+     * Guard: a command sent while the link waits out its backoff starts a reconnect at once (reconnect on use), so a
+     * node that came back serves the very next command instead of costing votes until the backoff ends (up to 1 s).
+     */
+    @Test
+    void aCommandToANodeThatCameBackReconnectsAtOnceAheadOfTheBackoff() throws Exception {
+        RedisNode n = RedisNode.start();
+        try (RespClient c = connected(RespEndpoint.builder("127.0.0.1", n.port()).build())) {
+            n.kill();
+            Thread.sleep(1500);                          // refused attempts: the backoff has grown to ~1 s
+            n.restart();
+            assertEquals("PONG", get(c.command("PING")), "the first command after the node came back");
+        } finally {
+            n.close();
+        }
+    }
+
     @Test
     void aNodeThatIsDownFailsCommandsFastWithTheReason() throws Exception {
         int port;
