@@ -1,29 +1,14 @@
 package dev.redlock;
 
-import dev.redlock.redisson.RedissonRedlock;
-import dev.redlock.redisson.TestClients;
 import dev.redlock.testing.RedisNodes;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The core's acquire/release contract over Redisson clients (the adapter's transport), N=5. */
-class RedissonAcquireReleaseN5IT extends AcquireReleaseContract {
+class RedissonAcquireReleaseN5IT extends RedissonAcquireReleaseContract {
     @RegisterExtension
     static final RedisNodes REDIS = new RedisNodes(5);
-    private final TestClients clients = new TestClients();
 
     @Override
     RedisNodes redis() {
         return REDIS;
-    }
-
-    @Override
-    Redlock create(RedlockConfig config) {
-        return RedissonRedlock.create(config, clients.connect(REDIS.uris()));
-    }
-
-    @AfterEach
-    void closeClients() {
-        clients.close();
     }
 }
