@@ -37,7 +37,7 @@ public class RespCommand extends CompletableFuture<Object> {
                 return;
             }
         }
-        notify(l, tag);
+        tell(l, tag);
     }
 
     @Override
@@ -69,10 +69,10 @@ public class RespCommand extends CompletableFuture<Object> {
             t = tag;
             listener = null;
         }
-        if (l != null) notify(l, t);
+        if (l != null) tell(l, t);
     }
 
-    private void notify(Listener l, int t) {
+    private void tell(Listener l, int t) {
         Object reply = null;
         Throwable error = null;
         try {
