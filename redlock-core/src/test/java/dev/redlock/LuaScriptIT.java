@@ -10,7 +10,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.redisson.api.RScript;
 
 /** Each script's own guard, checked directly on a real node: owner checks, fence only rises, NOSCRIPT fallback. */
 class LuaScriptIT {
@@ -31,7 +30,7 @@ class LuaScriptIT {
     }
 
     private static long run(LuaScript s, List<Object> keys, Object... args) throws Exception {
-        return ((Number) node.eval(s, RScript.ReturnType.LONG, keys, args).get(5, TimeUnit.SECONDS)).longValue();
+        return ((Number) node.eval(s, keys, args).get(5, TimeUnit.SECONDS)).longValue();
     }
 
     @Test
@@ -71,7 +70,7 @@ class LuaScriptIT {
     @Test
     void theMarkerRecordsThisProcessAndMicrosecondNumbersExactly() throws Exception {
         List<Object> keys = List.of("redlock:m", "redlock:__fence:m", "redlock:__node");
-        List<?> r = (List<?>) node.eval(LuaScript.ACQUIRE, RScript.ReturnType.LIST, keys, "owner-a", "60000", "0",
+        List<?> r = (List<?>) node.eval(LuaScript.ACQUIRE, keys, "owner-a", "60000", "0",
                 "0", "", "60000").get(5, TimeUnit.SECONDS);
         String info = REDIS.node(0).command("INFO", "server");
         String runId = info.substring(info.indexOf("run_id:") + 7, info.indexOf("run_id:") + 47);
@@ -81,7 +80,7 @@ class LuaScriptIT {
         // a guess above the floor is written exactly, as given (no 1.7e+15)
         String guess = Long.toString(floor + 123_456_789L);
         REDIS.node(0).command("DEL", "redlock:m");
-        node.eval(LuaScript.ACQUIRE, RScript.ReturnType.LIST, keys, "owner-a", "60000", "0", guess, runId, "60000")
+        node.eval(LuaScript.ACQUIRE, keys, "owner-a", "60000", "0", guess, runId, "60000")
                 .get(5, TimeUnit.SECONDS);
         assertEquals(guess, REDIS.node(0).command("GET", "redlock:__fence:m"));
         assertEquals(guess, REDIS.node(0).command("HGET", "redlock:__node", "hw"));
@@ -95,7 +94,7 @@ class LuaScriptIT {
                 new String[] {"HSET", "redlock:__node", "run", "someone-else", "born", "0", "hw", "0", "q", "0"})) {
             REDIS.node(0).command("DEL", "redlock:__node");
             REDIS.node(0).command(old);
-            List<?> r = (List<?>) node.eval(LuaScript.ACQUIRE, RScript.ReturnType.LIST, keys, "owner-a", "60000",
+            List<?> r = (List<?>) node.eval(LuaScript.ACQUIRE, keys, "owner-a", "60000",
                     "5000", "0", "", "60000").get(5, TimeUnit.SECONDS);
             assertEquals(2L, r.get(0), "quarantined as a new identity after " + String.join(" ", old));
             assertEquals(5000L, r.get(3));
