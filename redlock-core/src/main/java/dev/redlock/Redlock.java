@@ -1,9 +1,11 @@
 package dev.redlock;
 
+import dev.redlock.internal.resp.ConnectionCheck;
+import dev.redlock.spi.NodeTransport;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +22,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.redisson.api.RScript;
-import org.redisson.api.RedissonClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * first; after a split vote, after a short random pause.
  *
  * <p><b>What it guarantees.</b> While a {@link Lease} is valid, no other lease on the same resource is valid, as long
- * as node clocks do not run faster than the drift allowance and nodes that lose their memory stay out for the
- * restart quarantine. Fencing tokens of successive holders strictly increase.
+ * as node clocks do not run faster than the drift allowance, nodes cannot evict lock keys, and a node whose memory
+ * changed identity (restart, snapshot, failover, flush) stays out for the strictest restart quarantine any client
+ * stored on the nodes (it does). Fencing tokens of successive holders strictly increase (see
+ * {@link Lease#fencingToken()} for the clock assumption). {@link Preflight} checks the node settings at creation.
  *
  * <p><b>What it does not guarantee.</b> No timeout-based lock is safe on its own: a process pause after a validity
  * check lets two clients act at once. Protect data with the fencing token. After a timed-out round, a key may
@@ -58,86 +60,123 @@ public final class Redlock implements AutoCloseable {
     private final RedlockContext ctx;
     private final QuorumAcquirer acquirer;
     private final EventLoopGroup ownedGroup;
-    private final ExecutorService ownedExecutor;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Redlock(RedlockContext ctx, EventLoopGroup ownedGroup, ExecutorService ownedExecutor) {
+    private Redlock(RedlockContext ctx, EventLoopGroup ownedGroup) {
         this.ctx = ctx;
         this.acquirer = new QuorumAcquirer(ctx);
         this.ownedGroup = ownedGroup;
-        this.ownedExecutor = ownedExecutor;
     }
 
     /**
-     * Creates one Redisson client per node, all sharing one Netty event loop group, lazily connected: succeeds even
-     * while nodes are unreachable (they count as failed votes and are reconnected on use).
+     * Connects to every node with the library's own transport (one multiplexed connection per node, plus one for
+     * release wake-ups, all on one I/O thread) and returns once every reachable node is connected, waiting at most
+     * about the connect timeout ({@code max(1s, nodeTimeout)}), for all nodes in parallel. Succeeds while nodes are
+     * unreachable: they count as failed votes and are reconnected in the background. Then runs the preflight checks
+     * on every node that answers ({@link RedlockConfig#preflight()}).
+     *
+     * <p>Clients the application already manages (Redisson): {@code dev.redlock.redisson.RedissonRedlock.create} in
+     * the {@code redlock-redisson} module (this used to be {@code Redlock.create(RedlockConfig, List<RedissonClient>)}).
+     *
+     * @throws RedlockException in {@link Preflight#STRICT} mode, when a node's settings break the guarantees; the
+     *                          message names each such node ({@code host:port}) and setting with its value
      */
     public static Redlock create(RedlockConfig config) {
-        return create(config, Ticker.SYSTEM);
+        return create(config, Ticker.SYSTEM, RedlockContext::systemMicros, ConnectionCheck.NONE);
     }
 
     static Redlock create(RedlockConfig config, Ticker ticker) {
+        return create(config, ticker, RedlockContext::systemMicros, ConnectionCheck.NONE);
+    }
+
+    /** With an injected monotonic clock and wall clock (microseconds), for tests. */
+    static Redlock create(RedlockConfig config, Ticker ticker, java.util.function.LongSupplier wallMicros) {
+        return create(config, ticker, wallMicros, ConnectionCheck.NONE);
+    }
+
+    /** As {@link #create(RedlockConfig)}, with a check run on every new connection before it serves lock commands. */
+    static Redlock create(RedlockConfig config, Ticker ticker, ConnectionCheck check) {
+        return create(config, ticker, RedlockContext::systemMicros, check);
+    }
+
+    @SuppressWarnings("deprecation")   // NioEventLoopGroup: deprecated in Netty 4.2, the one NIO group in both 4.1 and 4.2
+    static Redlock create(RedlockConfig config, Ticker ticker, java.util.function.LongSupplier wallMicros,
+                          ConnectionCheck check) {
         Objects.requireNonNull(config, "config");
         int id = INSTANCES.incrementAndGet();
         // One I/O thread: a lock client sends a few small commands per round, and on one loop a round's sends,
         // replies, decision and fencing phase never cross threads (measured faster than two threads on 2 cores).
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, daemon("redlock-" + id + "-io"),
-                NioIoHandler.newFactory());
-        ExecutorService executor = Executors.newFixedThreadPool(2, daemon("redlock-" + id + "-redisson"));
+        // Netty's thread factory: its FastThreadLocalThreads get the buffer pool's and recyclers' thread caches
+        // (on a plain thread Netty 4.2 allocates instead, about 3 KB per acquire+release)
+        EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("redlock-" + id + "-io", true));
+        EventLoop loop = group.next();
         List<NodeClient> nodes = new ArrayList<>();
         try {
             List<NodeAddress> addrs = config.nodeAddresses();
-            for (int i = 0; i < addrs.size(); i++) {
-                nodes.add(NodeClient.create(i, addrs.get(i), config, group, executor));
-            }
+            for (int i = 0; i < addrs.size(); i++) nodes.add(NodeClient.create(i, addrs.get(i), config, loop, check));
         } catch (RuntimeException e) {
             nodes.forEach(NodeClient::shutdown);
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            executor.shutdownNow();
-            throw new RedlockException("could not create the Redis clients", e);
+            throw new RedlockException("could not create the Redis clients: " + e.getMessage(), e);
         }
-        Redlock r = new Redlock(newContext(config, nodes, ticker, id, group.next()), group, executor);
-        // connect every node in parallel (Redisson connects on the first command, blocking), bounded by the
-        // connect timeout: a node that is down or stalled delays start-up once, not once per node
-        CompletableFuture<?>[] preloads = nodes.stream().map(NodeClient::preloadScripts).toArray(CompletableFuture[]::new);
+        Redlock r = new Redlock(newContext(config, nodes, ticker, wallMicros, id, loop), group);
+        // connect every node in parallel, bounded by the connect timeout: a node that is down or stalled delays
+        // start-up once, not once per node
+        CompletableFuture<?>[] connects = nodes.stream().map(NodeClient::connect).toArray(CompletableFuture[]::new);
         try {
-            CompletableFuture.allOf(preloads).get(NodeClient.connectTimeoutMs(config) + 500, TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(connects).get(NodeClient.connectTimeoutMs(config) + 500, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             log.debug("not every node was connected at start-up", e);
         }
-        return r;
+        return r.preflight();
     }
 
     /**
-     * Uses clients the caller manages, one per node, in the order of {@code config.nodes()}. They are not shut down
-     * by {@link #close()}. Give them {@code retryAttempts=0} and a timeout near {@code nodeTimeout}; this library
-     * enforces {@code nodeTimeout} on its own either way.
-     *
-     * @throws IllegalArgumentException when the number of clients differs from the number of nodes
+     * Runs the preflight checks on every node ({@link RedlockConfig#preflight()}); in STRICT mode, closes this
+     * instance and throws when a node is refused.
      */
-    public static Redlock create(RedlockConfig config, List<RedissonClient> clients) {
-        Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(clients, "clients");
-        if (clients.size() != config.nodeAddresses().size()) {
-            throw new IllegalArgumentException("clients must have one client per node (N=" + config.nodeAddresses().size()
-                    + "), got " + clients.size());
-        }
-        List<NodeClient> nodes = new ArrayList<>();
-        for (int i = 0; i < clients.size(); i++) {
-            nodes.add(NodeClient.wrap(i, config.nodeAddresses().get(i).redacted(),
-                    Objects.requireNonNull(clients.get(i), "clients[" + i + "]")));
-        }
-        return new Redlock(newContext(config, nodes, Ticker.SYSTEM, INSTANCES.incrementAndGet(), null), null, null);
+    private Redlock preflight() {
+        Duration wait = ctx.config().nodeTimeout().multipliedBy(10).plusMillis(NodeClient.connectTimeoutMs(ctx.config()));
+        List<PreflightFinding> refused = ctx.preflight().atCreate(wait);
+        if (refused.isEmpty()) return this;
+        close();
+        StringBuilder msg = new StringBuilder("preflight refused ").append(refused.size()).append(" finding(s): ");
+        for (int i = 0; i < refused.size(); i++) msg.append(i == 0 ? "" : "; ").append(refused.get(i).message());
+        throw new RedlockException(msg.toString());
     }
 
-    private static RedlockContext newContext(RedlockConfig config, List<NodeClient> nodes, Ticker ticker, int id,
-                                             EventLoop ioLoop) {
+    /**
+     * For adapter modules, not applications: a Redlock over transports the adapter provides, one per node in the
+     * order of {@code config.nodes()} (see {@link NodeTransport}). {@link #close()} calls each transport's
+     * {@code close()}. Runs the preflight checks like {@link #create(RedlockConfig)}.
+     *
+     * @throws IllegalArgumentException when the number of transports differs from the number of nodes
+     * @throws RedlockException         in {@link Preflight#STRICT} mode, when a node's settings break the guarantees
+     */
+    public static Redlock create(RedlockConfig config, List<? extends NodeTransport> transports) {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(transports, "transports");
+        if (transports.size() != config.nodeAddresses().size()) {
+            throw new IllegalArgumentException("transports must have one transport per node (N="
+                    + config.nodeAddresses().size() + "), got " + transports.size());
+        }
+        List<NodeClient> nodes = new ArrayList<>();
+        for (int i = 0; i < transports.size(); i++) {
+            nodes.add(NodeClient.over(i, config.nodeAddresses().get(i).redacted(),
+                    Objects.requireNonNull(transports.get(i), "transports[" + i + "]")));
+        }
+        return new Redlock(newContext(config, nodes, Ticker.SYSTEM, RedlockContext::systemMicros,
+                INSTANCES.incrementAndGet(), null), null).preflight();
+    }
+
+    private static RedlockContext newContext(RedlockConfig config, List<NodeClient> nodes, Ticker ticker,
+                                             java.util.function.LongSupplier wallMicros, int id, EventLoop ioLoop) {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, daemon("redlock-" + id + "-scheduler"));
         scheduler.setRemoveOnCancelPolicy(true);
         ExecutorService events = Executors.newSingleThreadExecutor(daemon("redlock-" + id + "-events"));
-        return new RedlockContext(config, nodes, scheduler, events, ticker, ioLoop);
+        return new RedlockContext(config, nodes, scheduler, events, ticker, ioLoop, wallMicros);
     }
 
     /** The configuration this instance runs with. */
@@ -175,18 +214,29 @@ public final class Redlock implements AutoCloseable {
 
     /**
      * Asynchronous {@link #acquire}: completes with the lease or with a {@link LockUnavailableException}. Cancelling
-     * the future abandons the attempt; a lease granted anyway is released.
+     * the future abandons the attempt: no further round starts, and a lease a round in flight obtains anyway is
+     * released at once. {@link #close()} completes it with a {@link RedlockException}.
      */
     public CompletableFuture<Lease> acquireAsync(String resource, Duration ttl) {
-        return start(resource, ttl, ctx.config().retryCount() + 1).thenApply(l -> (Lease) l);
+        CompletableFuture<HeldLease> acquisition = start(resource, ttl, ctx.config().retryCount() + 1);
+        CompletableFuture<Lease> out = new CompletableFuture<>();
+        acquisition.whenComplete((lease, e) -> {
+            if (e != null) out.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+            else if (!out.complete(lease)) lease.releaseAsync();     // cancelled meanwhile
+        });
+        // cancelling the caller's future cancels the acquisition itself (a dependent future would not)
+        out.whenComplete((l, e) -> {
+            if (out.isCancelled()) acquisition.cancel(false);
+        });
+        return out;
     }
 
     /** Starts an acquisition of up to {@code rounds} rounds; cancelling the future abandons it (see QuorumAcquirer). */
     CompletableFuture<HeldLease> start(String resource, Duration ttl, int rounds) {
         RedlockContext.checkResource(resource);
-        ctx.checkTtl(ttl);
+        Duration whole = ctx.checkTtl(ttl);
         if (closed.get()) throw new IllegalStateException("Redlock is closed");
-        return acquirer.acquire(resource, ttl, rounds);
+        return acquirer.acquire(resource, whole, rounds);
     }
 
     /**
@@ -253,16 +303,20 @@ public final class Redlock implements AutoCloseable {
         int marked = 0;
         List<String> failures = new ArrayList<>();
         List<Object> keys = List.of(ctx.markerKey());
-        for (NodeClient n : ctx.nodes()) {
+        List<CompletableFuture<Object>> sent = new ArrayList<>();
+        for (NodeClient n : ctx.nodes()) sent.add(n.eval(LuaScript.MARK_FRESH, keys, NodeClient.CONNECTION_RUN_ID));
+        // an administrative call, not a lock round: every node in parallel, with room for a slow or loaded machine
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
+                10 * ctx.config().nodeTimeout().toMillis() + NodeClient.connectTimeoutMs(ctx.config()));
+        for (int i = 0; i < sent.size(); i++) {
             try {
-                Object r = n.<Object>eval(LuaScript.MARK_FRESH, RScript.ReturnType.LONG, keys)
-                        .get(ctx.config().nodeTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+                Object r = sent.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (((Number) r).longValue() == 1) marked++;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new RedlockException("interrupted while marking nodes fresh", e);
             } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-                failures.add(n.name() + ": " + NodeClient.describe(e));
+                failures.add(ctx.node(i).name() + ": " + NodeClient.describe(e));
             }
         }
         if (!failures.isEmpty()) throw new RedlockException("could not mark every node fresh: " + failures);
@@ -270,13 +324,19 @@ public final class Redlock implements AutoCloseable {
     }
 
     /**
-     * Releases every lease still held by this instance (token-checked), then shuts down the clients it created,
-     * its scheduler and its event loop. Idempotent.
+     * Completes every pending acquisition exceptionally (a {@link RedlockException} saying the instance was closed),
+     * waits (about two node timeouts at most) for rounds still in flight, which release whatever they obtain, releases
+     * every lease still held by this instance (token-checked), then shuts down the clients it created, its scheduler
+     * and its event loop. Idempotent.
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) return;
-        List<CompletableFuture<?>> releases = new ArrayList<>();
+        // pending acquisitions end now; a round still in flight releases whatever it obtains (waited for below)
+        for (var p : List.copyOf(ctx.pending().entrySet())) {
+            p.getKey().completeExceptionally(new RedlockException("Redlock was closed while acquiring '" + p.getValue() + "'"));
+        }
+        List<CompletableFuture<?>> releases = new ArrayList<>(ctx.inFlight());
         for (HeldLease l : List.copyOf(ctx.live())) releases.add(l.releaseAsync());
         try {
             CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
@@ -289,9 +349,15 @@ public final class Redlock implements AutoCloseable {
         ctx.releases().close();
         ctx.scheduler().shutdownNow();
         ctx.events().shutdown();
-        ctx.nodes().forEach(NodeClient::shutdown);
+        CompletableFuture<?>[] closing = ctx.nodes().stream().map(NodeClient::shutdown).toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(closing).get(NodeClient.connectTimeoutMs(ctx.config()) + 500, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.debug("not every node connection closed cleanly", e);
+        }
         if (ownedGroup != null) ownedGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-        if (ownedExecutor != null) ownedExecutor.shutdownNow();
     }
 
     RedlockContext context() {

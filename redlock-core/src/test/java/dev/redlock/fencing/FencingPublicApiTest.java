@@ -12,6 +12,6 @@ class FencingPublicApiTest {
     @Test
     void onlyTheseTypesArePublic() throws Exception {
         assertEquals(Set.of("FencedRedisStore", "FencedTable", "FencedTable$Builder", "FencedValue",
-                "FencedWriteResult", "FencedWriteResult$Status", "StaleTokenException"), PublicTypes.inPackageOf(FencedTable.class));
+                "FencedWriteResult", "FencedWriteResult$Status", "StaleTokenException"), PublicTypes.in(FencedTable.class, "dev.redlock.fencing"));
     }
 }

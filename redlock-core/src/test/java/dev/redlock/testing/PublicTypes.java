@@ -1,36 +1,31 @@
 package dev.redlock.testing;
 
 import java.lang.reflect.Modifier;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
-/** For the {@code *PublicApiTest}s: the public types of one package, as simple names ({@code Outer$Inner} for nested). */
+/** The public types of one package, read from the class files next to an anchor class (for the public-API tests). */
 public final class PublicTypes {
     private PublicTypes() {}
 
-    /** Public, non-anonymous, non-synthetic types compiled into {@code anchor}'s package (its directory only). */
-    public static Set<String> inPackageOf(Class<?> anchor) throws Exception {
-        String pkg = anchor.getPackageName();
-        Path dir = classesRoot(anchor).resolve(pkg.replace('.', '/'));
-        Set<String> names = new TreeSet<>();
+    /**
+     * Binary names relative to {@code pkg} ({@code Outer$Inner} for nested types) of the public, non-anonymous
+     * types whose class files lie in {@code pkg} in the same jar or folder as {@code anchor}.
+     */
+    public static Set<String> in(Class<?> anchor, String pkg) throws Exception {
+        Path dir = Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().toURI()).resolve(pkg.replace('.', '/'));
+        Set<String> out = new TreeSet<>();
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                String file = f.getFileName().toString();
-                if (!file.endsWith(".class") || file.equals("package-info.class")) continue;
-                Class<?> c = Class.forName(pkg + "." + file.substring(0, file.length() - 6), false, anchor.getClassLoader());
-                if (!c.isAnonymousClass() && !c.isSynthetic() && Modifier.isPublic(c.getModifiers())) {
-                    names.add(c.getName().substring(pkg.length() + 1));
-                }
+            for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
+                String name = f.getFileName().toString().replace(".class", "");
+                if (name.equals("package-info")) continue;
+                Class<?> c = Class.forName(pkg + "." + name, false, anchor.getClassLoader());
+                if (Modifier.isPublic(c.getModifiers()) && !c.isAnonymousClass() && !c.isSynthetic()) out.add(name);
             }
         }
-        return names;
-    }
-
-    private static Path classesRoot(Class<?> anchor) throws URISyntaxException {
-        return Path.of(anchor.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return out;
     }
 }

@@ -11,6 +11,6 @@ class ShedLockPublicApiTest {
 
     @Test
     void onlyTheseTypesArePublic() throws Exception {
-        assertEquals(Set.of("RedlockLockProvider", "RedlockSimpleLock"), PublicTypes.inPackageOf(RedlockLockProvider.class));
+        assertEquals(Set.of("RedlockLockProvider", "RedlockSimpleLock"), PublicTypes.in(RedlockLockProvider.class, "dev.redlock.shedlock"));
     }
 }

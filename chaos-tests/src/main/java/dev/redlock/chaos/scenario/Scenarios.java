@@ -6,7 +6,7 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
- * The scenarios of chaos.md as code, with the settings they run with (5 nodes, quorum 3, TTLs of 300-1000 ms, so
+ * The scenarios of the README's chaos suite table as code, with the settings they run with (5 nodes, quorum 3, TTLs of 300-1000 ms, so
  * each runs in seconds). Scenario 4 has three variants: the amnesia guard (4a), AOF {@code appendfsync always}
  * (4b), and a restart delayed past the TTL (4c). Seeds are 0 (a fresh seed per run, printed) unless
  * {@code -Dchaos.seed} is given.
@@ -26,7 +26,7 @@ public final class Scenarios {
         return Duration.ofMillis(m);
     }
 
-    private static final List<Scenario> ALL = List.of(
+    private static final List<Scenario> CORE = List.of(
             new Scenario("1", "contention", "no fault, 5 clients contending for one lock", Expectation.SAFE,
                     Settings.defaults().withTtl(ms(400)).withClients(5).withDuration(ms(3000)),
                     Scripts::contention),
@@ -94,13 +94,17 @@ public final class Scenarios {
                             .withOwnProxies(Set.of(0, 1, 2, 3, 4)),
                     ctx -> Scripts.splitVote(ctx, ms(40), ms(200)), OWN_PROXIES));
 
+    /** Then the families kept beside their bodies: deployments (d1a..d6, {@link DeploymentScripts}). */
+    private static final List<Scenario> ALL = java.util.stream.Stream.concat(CORE.stream(),
+            DeploymentScripts.scenarios().stream()).toList();
+
     /** Every scenario, in order. */
     public static List<Scenario> all() {
         return ALL;
     }
 
     /**
-     * A scenario by id ("1".."14", "4a", "4b", "4c"; "4" is "4a").
+     * A scenario by id ("1".."14", "4a", "4b", "4c", "d1a".."d6"; "4" is "4a").
      *
      * @throws NoSuchElementException for an unknown id
      */

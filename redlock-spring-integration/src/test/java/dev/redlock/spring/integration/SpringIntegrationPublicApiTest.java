@@ -11,6 +11,6 @@ class SpringIntegrationPublicApiTest {
 
     @Test
     void onlyTheseTypesArePublic() throws Exception {
-        assertEquals(Set.of("RedlockDistributedLock", "RedlockLockRegistry"), PublicTypes.inPackageOf(RedlockLockRegistry.class));
+        assertEquals(Set.of("RedlockDistributedLock", "RedlockLockRegistry"), PublicTypes.in(RedlockLockRegistry.class, "dev.redlock.spring.integration"));
     }
 }
