@@ -42,13 +42,17 @@ class QuorumFailureIT {
         // stalled node's timeout; when that node wakes up it executes our SET and its grant arrives late.
         REDIS.node(0).command("SET", RedisNodes.PREFIX + "late", "foreign", "PX", "60000");
         REDIS.node(1).command("SET", RedisNodes.PREFIX + "late", "foreign", "PX", "60000");
-        REDIS.node(4).pause();
         try (Redlock redlock = Redlock.create(REDIS.config().retryCount(0).nodeTimeout(Duration.ofMillis(200)).build())) {
+            redlock.acquire("late-warmup", Duration.ofSeconds(30)).release(); // connections and scripts are ready
+            long scriptsBefore = scriptCalls(4);
+            REDIS.node(4).pause();
             LockUnavailableException e = assertThrows(LockUnavailableException.class,
                     () -> redlock.acquire("late", Duration.ofSeconds(30)));
             assertEquals(1, e.count(NodeOutcome.Kind.TIMEOUT), e.getMessage());
             REDIS.node(4).resume();
+            // our GET may be served before the queued SET: wait until node 4 ran the late SET and a release after it
             long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (scriptCalls(4) < scriptsBefore + 2 && System.nanoTime() < deadline) RedisNodes.sleep(20);
             while (!REDIS.ownerOn(4, "late").isEmpty() && System.nanoTime() < deadline) RedisNodes.sleep(20);
             assertEquals("", REDIS.ownerOn(4, "late"), "the late grant on node 4 must be released");
         } finally {
@@ -56,6 +60,18 @@ class QuorumFailureIT {
         }
         REDIS.node(0).command("DEL", RedisNodes.PREFIX + "late");
         REDIS.node(1).command("DEL", RedisNodes.PREFIX + "late");
+    }
+
+    /** EVAL + EVALSHA calls node i has executed (INFO commandstats). */
+    private static long scriptCalls(int i) {
+        long calls = 0;
+        for (String line : REDIS.node(i).command("INFO", "commandstats").split("\r?\n")) {
+            if (line.startsWith("cmdstat_eval:") || line.startsWith("cmdstat_evalsha:")) {
+                String v = line.substring(line.indexOf("calls=") + 6);
+                calls += Long.parseLong(v.substring(0, v.indexOf(',')));
+            }
+        }
+        return calls;
     }
 
     @Test
