@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * The time a client believed it held a lease: from the acquire's OK to the earliest of its validity end (as
- * extended by successful extensions), the moment it learned the lease was lost, and the moment it invoked release.
+ * extended by successful extensions and by what the client was told when it asked), the moment it learned the lease was lost, and the moment it invoked release.
  *
  * @param owner   lease label
  * @param client  client
@@ -39,6 +39,9 @@ public record LeaseWindow(String owner, int client, long token, long start, long
                 case EXTEND -> {
                     if (e.type() == Event.Type.OK) s[3] = Math.max(s[3], e.nanos() + e.validityNanos());
                     else if (e.type() == Event.Type.FAIL) s[4] = Math.min(s[4], e.nanos());
+                }
+                case VALID -> {
+                    if (e.type() == Event.Type.OK) s[3] = Math.max(s[3], e.nanos() + e.validityNanos());
                 }
                 case LOST -> s[4] = Math.min(s[4], e.nanos());
                 case RELEASE -> {

@@ -3,6 +3,7 @@ package dev.redlock.chaos.checker;
 import dev.redlock.chaos.history.Event;
 import dev.redlock.chaos.history.FaultWindow;
 import dev.redlock.chaos.history.History;
+import dev.redlock.chaos.history.NodeSample;
 import dev.redlock.chaos.history.Write;
 import java.util.List;
 
@@ -69,6 +70,37 @@ final class Histories {
     /** A raw fenced-store record, whatever a store would have done (to test the checker against broken stores). */
     Histories rawFenced(int client, String owner, long token, long ms, long highestBefore, boolean accepted) {
         h.write(Write.Store.FENCED, client, at(ms), at(ms), owner, token, 0, 1, 0, highestBefore, accepted);
+        return this;
+    }
+
+    /** Records the owner value a lease wrote on the nodes. */
+    Histories value(String owner, String value) {
+        h.ownerValue(owner, value);
+        return this;
+    }
+
+    /** Ground-truth samples of one node every {@code step} ms over [from, to): it held {@code value} ("" = no key). */
+    Histories held(int node, long from, long to, long step, String value) {
+        for (long t = from; t < to; t += step) {
+            h.sample(new NodeSample(node, at(t), at(t) + MS / 2, true, value, value.isEmpty() ? -2 : 1000));
+        }
+        return this;
+    }
+
+    /** Unanswered samples of one node every {@code step} ms over [from, to) (down or paused). */
+    Histories unanswered(int node, long from, long to, long step) {
+        for (long t = from; t < to; t += step) h.sample(new NodeSample(node, at(t), at(t), false, "", -2));
+        return this;
+    }
+
+    /** One sample with an explicit PTTL. */
+    Histories sample(int node, long ms, String value, long pttl) {
+        h.sample(new NodeSample(node, at(ms), at(ms) + MS / 2, true, value, pttl));
+        return this;
+    }
+
+    Histories fault(String kind, long from, long to, Integer... nodes) {
+        h.fault(new FaultWindow(at(from), at(to), kind, "test", List.of(nodes), List.of(), false));
         return this;
     }
 

@@ -1,0 +1,113 @@
+package dev.redlock.chaos.checker;
+
+import dev.redlock.chaos.history.History;
+import dev.redlock.chaos.history.NodeSample;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Ground truth for safety: a client that believes it holds a lease while no majority of nodes holds the lease's
+ * owner value is a violation ({@code believed-without-majority}), whether or not it wrote anything. What the client
+ * believed is its {@link LeaseWindow}; what the nodes held comes from the {@link NodeSample}s of the ground-truth
+ * sampler, on the same clock.
+ *
+ * <p><b>When a node surely lacks the value.</b> A sample shows the node's state at some unknown instant within
+ * [sent, received]. The value is written on a node by one SET NX of one round, so it appears at most once and, once
+ * gone, stays gone. Hence after the last sample that showed it, a node lacks it from the first sample without it
+ * (from that sample's reply time, the latest instant it can describe); before the first sample that showed it, the
+ * node lacked it up to the send time of the last sample without it; a node that never showed it lacked it all along.
+ * Unanswered samples (node down or paused) tell nothing: such a node counts as holding, in the client's favour.
+ *
+ * <p><b>Tolerance.</b> The library's deadline is {@code start + ttl - elapsed - (ttl*driftFactor + fixedDrift)},
+ * counted from before the first SET could run on any node, so on nodes whose clocks run within the drift allowance
+ * every granting node still holds the value at every instant before the believed deadline. The one slack left is
+ * Redis's millisecond expiry granularity, which {@code fixedDrift} (2 ms) already covers; a violation must still last
+ * longer than {@link #SLACK_NANOS} (1 ms) to count. The sampling interval can hide a violation shorter than it,
+ * never invent one: the rules above attribute every sample to the instant least favourable to a finding.
+ *
+ * <p>UNKNOWN when the sampler failed, when there are leases but no samples, or when a lease's owner value was not
+ * recorded. Metrics: {@code believedWithoutMajority} (leases), {@code believedWithoutMajorityMs} (longest),
+ * {@code samples}.
+ */
+public final class GroundTruthChecker implements Checker {
+    public static final String NAME = "ground-truth";
+    /** The shortest stretch that counts as a violation (Redis's expiry granularity). */
+    static final long SLACK_NANOS = 1_000_000;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Result check(History h) {
+        List<LeaseWindow> leases = LeaseWindow.of(h);
+        List<NodeSample> samples = h.samples();
+        Map<String, String> values = h.ownerValues();
+        if (!h.samplerErrors().isEmpty()) return unknown("the ground-truth sampler failed: " + h.samplerErrors());
+        if (leases.isEmpty()) return Result.of(NAME, Validity.VALID, List.of(), metrics(0, 0, samples.size()));
+        if (samples.isEmpty()) return unknown("no ground-truth samples for " + leases.size() + " leases");
+        List<List<NodeSample>> byNode = NodeSamples.byNode(samples, h.nodes());
+        int mustLack = h.nodes() - h.quorum() + 1;   // this many nodes without the value: no majority holds it
+        List<Anomaly> found = new ArrayList<>();
+        double longest = 0;
+        for (LeaseWindow w : leases) {
+            if (w.end() <= w.start()) continue;
+            String value = values.get(w.owner());
+            if (value == null || value.isEmpty()) return unknown("owner value of lease " + w.owner() + " not recorded");
+            List<long[]> lacking = new ArrayList<>();   // per node: intervals where it surely lacked the value
+            for (List<NodeSample> node : byNode) lacking.add(NodeSamples.lacking(node, value));
+            long[] worst = firstAndTotal(lacking, mustLack, w.start(), w.end());
+            if (worst == null || worst[1] <= SLACK_NANOS) continue;
+            longest = Math.max(longest, worst[1] / 1e6);
+            found.add(new Anomaly("believed-without-majority", String.format(
+                    "%s (client %d, token %d) believed it held the lock for %.1f ms while at most %d of %d nodes held its "
+                            + "value (from %.1f ms after it acquired)",
+                    w.owner(), w.client(), w.token(), worst[1] / 1e6, h.quorum() - 1, h.nodes(),
+                    (worst[0] - w.start()) / 1e6), worst[0], w.end(), List.of(w.client())));
+        }
+        return Result.of(NAME, found.isEmpty() ? Validity.VALID : Validity.INVALID, found,
+                metrics(found.size(), longest, samples.size()));
+    }
+
+    /**
+     * Within [from, to]: the first instant at which at least {@code k} nodes surely lacked the value, and the total
+     * time they did; null when never. {@code lacking.get(n)} holds node n's intervals as {start0, end0, start1, ...}.
+     */
+    static long[] firstAndTotal(List<long[]> lacking, int k, long from, long to) {
+        List<long[]> edges = new ArrayList<>();   // {time, +1 | -1}
+        for (long[] iv : lacking) {
+            for (int i = 0; i + 1 < iv.length; i += 2) {
+                long s = Math.max(iv[i], from), e = Math.min(iv[i + 1], to);
+                if (e <= s) continue;
+                edges.add(new long[] {s, 1});
+                edges.add(new long[] {e, -1});
+            }
+        }
+        edges.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        int count = 0;
+        long first = -1, total = 0, since = 0;
+        for (long[] e : edges) {
+            int before = count;
+            count += (int) e[1];
+            if (before < k && count >= k) {
+                since = e[0];
+                if (first < 0) first = e[0];
+            } else if (before >= k && count < k) {
+                total += e[0] - since;
+            }
+        }
+        return first < 0 ? null : new long[] {first, total};
+    }
+
+    private static Map<String, Double> metrics(int leases, double longestMs, int samples) {
+        return Map.of("believedWithoutMajority", (double) leases, "believedWithoutMajorityMs", longestMs,
+                "samples", (double) samples);
+    }
+
+    private static Result unknown(String why) {
+        return Result.of(NAME, Validity.UNKNOWN, List.of(new Anomaly("ground-truth-unknown", why, 0, 0, List.of())),
+                Map.of());
+    }
+}
