@@ -26,7 +26,8 @@ public final class Scenarios {
         return Duration.ofMillis(m);
     }
 
-    private static final List<Scenario> ALL = List.of(
+    private static final List<Scenario> ALL;
+    private static final List<Scenario> ALL_CHAOS_MD = List.of(
             new Scenario("1", "contention", "no fault, 5 clients contending for one lock", Expectation.SAFE,
                     Settings.defaults().withTtl(ms(400)).withClients(5).withDuration(ms(3000)),
                     Scripts::contention),
@@ -94,13 +95,20 @@ public final class Scenarios {
                             .withOwnProxies(Set.of(0, 1, 2, 3, 4)),
                     ctx -> Scripts.splitVote(ctx, ms(40), ms(200)), OWN_PROXIES));
 
-    /** Every scenario, in order. */
+    static {
+        List<Scenario> all = new java.util.ArrayList<>(ALL_CHAOS_MD);
+        all.addAll(WatchdogScripts.SCENARIOS);
+        all.addAll(LateGrantScripts.SCENARIOS);
+        ALL = List.copyOf(all);
+    }
+
+    /** Every scenario, in order: chaos.md's, then those defined next to their bodies, by family. */
     public static List<Scenario> all() {
         return ALL;
     }
 
     /**
-     * A scenario by id ("1".."14", "4a", "4b", "4c"; "4" is "4a").
+     * A scenario by id ("1".."14", "4a", "4b", "4c", "W1".."W3", "L1"; "4" is "4a").
      *
      * @throws NoSuchElementException for an unknown id
      */

@@ -1,6 +1,7 @@
 package dev.redlock.chaos.workload;
 
 import dev.redlock.Lease;
+import dev.redlock.LeaseOwnerValue;
 import dev.redlock.LeaseLostException;
 import dev.redlock.LockUnavailableException;
 import dev.redlock.Redlock;
@@ -75,6 +76,7 @@ public final class WorkloadClient implements AutoCloseable {
             synchronized (this) {
                 owner = "c" + id + "#" + (++leases);
             }
+            history.ownerValue(owner, LeaseOwnerValue.of(lease));
             history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, token, validity, "");
             return Optional.of(new Held(lease, owner, token, now, validity));
         } catch (LockUnavailableException e) {
@@ -100,6 +102,7 @@ public final class WorkloadClient implements AutoCloseable {
                 synchronized (this) {
                     owner = "c" + id + "#" + (++leases);
                 }
+                history.ownerValue(owner, LeaseOwnerValue.of(lease));
                 history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, lease.fencingToken(), validity, "");
                 return Optional.of(new Held(lease, owner, lease.fencingToken(), now, validity));
             }
@@ -156,6 +159,63 @@ public final class WorkloadClient implements AutoCloseable {
         } catch (RedlockException | IllegalStateException e) {
             history.info(Event.Op.EXTEND, id, h.owner(), h.token(), shorten(String.valueOf(e)));
             return false;
+        }
+    }
+
+    /**
+     * Asks the lease whether it is still valid, as a client does before a side effect: records VALID with the validity
+     * it was told is left (what the client now believes), or LOST when it was told the lease is gone.
+     */
+    public boolean isValid(Held h) {
+        long now = History.now();
+        long left = h.lease().remainingValidity().toNanos();   // read first: now + left never exceeds the deadline
+        if (left > 0 && h.lease().isValid()) {
+            history.append(Event.Type.OK, Event.Op.VALID, id, now, h.owner(), h.token(), left, "");
+            return true;
+        }
+        history.append(Event.Type.INFO, Event.Op.LOST, id, History.now(), h.owner(), h.token(), 0, "isValid() false");
+        return false;
+    }
+
+    /**
+     * {@link Redlock#withLock}: acquires (one round), runs {@code task} while the library's watchdog extends the lease,
+     * releases. Records the acquire, the release (invoked when the task ends) and, when the library reports the lease
+     * lost, a LOST event; the task sees the lease as a {@link Held}. Empty when the lock was unavailable.
+     */
+    public <T> Optional<T> withLock(Duration ttl, java.util.function.Function<Held, T> task) {
+        history.invoke(Event.Op.ACQUIRE, id, "", -1);
+        Held[] held = new Held[1];
+        try {
+            T result = redlock.withLock(lockName, ttl, lease -> {
+                long now = History.now();
+                long validity = lease.remainingValidity().toNanos();
+                String owner;
+                synchronized (this) {
+                    owner = "c" + id + "#" + (++leases);
+                }
+                history.ownerValue(owner, LeaseOwnerValue.of(lease));
+                history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, lease.fencingToken(), validity, "");
+                held[0] = new Held(lease, owner, lease.fencingToken(), now, validity);
+                try {
+                    return task.apply(held[0]);
+                } finally {
+                    history.invoke(Event.Op.RELEASE, id, owner, held[0].token());
+                }
+            });
+            history.ok(Event.Op.RELEASE, id, held[0].owner(), held[0].token(), 0);
+            return Optional.ofNullable(result);
+        } catch (LockUnavailableException e) {
+            history.fail(Event.Op.ACQUIRE, id, "", -1, shorten(e.getMessage()));
+            return Optional.empty();
+        } catch (LeaseLostException e) {
+            Held h = held[0];
+            history.append(Event.Type.INFO, Event.Op.LOST, id, History.now(), h.owner(), h.token(), 0, shorten(e.getMessage()));
+            history.ok(Event.Op.RELEASE, id, h.owner(), h.token(), 0);
+            return Optional.empty();
+        } catch (RedlockException e) {
+            if (held[0] == null) history.info(Event.Op.ACQUIRE, id, "", -1, shorten(String.valueOf(e)));
+            else history.info(Event.Op.RELEASE, id, held[0].owner(), held[0].token(), shorten(String.valueOf(e)));
+            return Optional.empty();
         }
     }
 
