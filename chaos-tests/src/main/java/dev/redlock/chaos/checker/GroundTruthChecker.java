@@ -17,7 +17,15 @@ import java.util.Map;
  * gone, stays gone. Hence after the last sample that showed it, a node lacks it from the first sample without it
  * (from that sample's reply time, the latest instant it can describe); before the first sample that showed it, the
  * node lacked it up to the send time of the last sample without it; a node that never showed it lacked it all along.
- * Unanswered samples (node down or paused) tell nothing: such a node counts as holding, in the client's favour.
+ * Unanswered samples (node down or paused) tell nothing: such a node counts as holding, in the client's favour; so
+ * does a node that was unreadable between showing the value and not showing it (it may have restarted without its
+ * memory, and then the amnesia guard keeps it from granting anyone: as good as holding).
+ *
+ * <p><b>Short leases.</b> "Never showed it" is only sound when the node would have shown the value had it held it
+ * through the window: a granting node holds the value from before the window starts until after it ends (release or
+ * expiry), so once two consecutive readings of the node are closer together than the window is long, one of them
+ * fell inside and would have seen it. A node read less often than that during a lease (a lease shorter than the
+ * sampling interval, a paused node) counts as holding for that lease.
  *
  * <p><b>Tolerance.</b> The library's deadline is {@code start + ttl - elapsed - (ttl*driftFactor + fixedDrift)},
  * counted from before the first SET could run on any node, so on nodes whose clocks run within the drift allowance
@@ -57,7 +65,11 @@ public final class GroundTruthChecker implements Checker {
             String value = values.get(w.owner());
             if (value == null || value.isEmpty()) return unknown("owner value of lease " + w.owner() + " not recorded");
             List<long[]> lacking = new ArrayList<>();   // per node: intervals where it surely lacked the value
-            for (List<NodeSample> node : byNode) lacking.add(NodeSamples.lacking(node, value));
+            for (List<NodeSample> node : byNode) {
+                // a node read too rarely to have seen the value if it held it all window long tells nothing here
+                boolean readOften = NodeSamples.longestGap(node, w.start(), w.end()) < w.end() - w.start();
+                lacking.add(readOften ? NodeSamples.lacking(node, value) : new long[0]);
+            }
             long[] worst = firstAndTotal(lacking, mustLack, w.start(), w.end());
             if (worst == null || worst[1] <= SLACK_NANOS) continue;
             longest = Math.max(longest, worst[1] / 1e6);

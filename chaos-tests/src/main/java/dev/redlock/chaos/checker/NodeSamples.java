@@ -19,9 +19,30 @@ final class NodeSamples {
     }
 
     /**
+     * The longest stretch between the send of one answered reading and the reply of the next that overlaps
+     * [from, to], counting the stretches before the first and after the last answered reading as endless.
+     */
+    static long longestGap(List<NodeSample> node, long from, long to) {
+        long longest = 0;
+        NodeSample prev = null;
+        boolean before = false, after = false;
+        for (NodeSample s : node) {
+            if (!s.answered()) continue;
+            if (s.sentNanos() <= from) before = true;
+            if (s.receivedNanos() >= to) after = true;
+            if (prev != null && s.receivedNanos() >= from && prev.sentNanos() <= to) {
+                longest = Math.max(longest, s.receivedNanos() - prev.sentNanos());
+            }
+            prev = s;
+        }
+        return before && after ? longest : Long.MAX_VALUE;
+    }
+
+    /**
      * The intervals in which one node surely lacked {@code value}, as {start0, end0, start1, end1...}: before it
      * first showed the value (up to the send time of the last sample without it), and after it last showed it (from
-     * the reply time of the first sample without it); all the sampled time when it never showed it.
+     * the reply time of the first sample without it, unless the node could not be read in between); all the sampled
+     * time when it never showed it.
      */
     static long[] lacking(List<NodeSample> node, String value) {
         int first = -1, last = -1;
@@ -49,11 +70,12 @@ final class NodeSamples {
         }
         for (int i = last + 1; i < node.size(); i++) {
             NodeSample s = node.get(i);
-            if (s.answered()) {   // the first answered sample after the value was last seen: gone for good
-                out.add(s.receivedNanos());
-                out.add(Long.MAX_VALUE);
-                break;
-            }
+            // unreadable in between: it may have restarted, lost its memory and be quarantined (then it grants
+            // nobody, as good as holding), or have been paused past the TTL: nothing is known about it any more
+            if (!s.answered()) break;
+            out.add(s.receivedNanos());   // the first sample after the value was last seen: gone for good
+            out.add(Long.MAX_VALUE);
+            break;
         }
         return out.stream().mapToLong(Long::longValue).toArray();
     }

@@ -44,6 +44,12 @@ class GroundTruthCheckerTest {
     }
 
     @Test
+    void aNodeThatWasUnreadableBeforeItLostTheValueMayHaveRestartedIntoQuarantine() {
+        Histories h = leaseOnTwoNodes().held(2, 90, 280, 5, "v1").unanswered(2, 280, 300, 5).held(2, 300, 500, 5, "");
+        assertEquals(Validity.VALID, checker.check(h.history()).validity());
+    }
+
+    @Test
     void whatTheClientIsToldExtendsWhatItBelieves() {
         // validity 100 at 100 (deadline 200), node 2 loses v1 at 300: fine ...
         Histories ok = new Histories()
@@ -54,6 +60,16 @@ class GroundTruthCheckerTest {
         // ... unless isValid() told it at 180 that 200 ms were left (a watchdog extension): then it believed until 380
         ok.event(Event.Type.OK, Event.Op.VALID, 0, 180, "c0#1", 1, 200);
         assertEquals(Validity.INVALID, checker.check(ok.history()).validity());
+    }
+
+    @Test
+    void aLeaseShorterThanTheSamplingIntervalIsNotJudgedOnNodesThatNeverShowedIt() {
+        // held [100, 103] only: node 2 granted too, but no reading fell inside its short life there
+        Histories h = new Histories()
+                .lease(0, "c0#1", 1, 98, 100, 300, 103).value("c0#1", "v1")
+                .held(0, 0, 500, 5, "").held(1, 0, 500, 5, "").held(2, 0, 500, 5, "")
+                .held(3, 0, 500, 5, "").held(4, 0, 500, 5, "");
+        assertEquals(Validity.VALID, checker.check(h.history()).validity());
     }
 
     @Test
