@@ -19,21 +19,24 @@ import java.util.Set;
  * was invoked. A value that never became a lease (a failed round's, or a grant that came too late) must be gone once
  * every acquire round that was running when it appeared has completed: a failed round releases every node that may
  * hold its value, and a grant that arrives after its round was decided is released on arrival. Either way the
- * release must land within {@link #GRACE_NANOS} (300 ms: a release on loopback lands in well under a millisecond;
- * the rest absorbs scheduling stalls of a loaded 2-core machine). The exception the library documents: a node whose
+ * release must land within {@link #GRACE_NANOS} (1 s: a release on loopback lands in well under a millisecond; the
+ * rest absorbs scheduling stalls of a loaded 2-core machine, where a client's I/O thread was seen to stall for a third
+ * of a second). The exception the library documents: a node whose
  * grant never came back keeps the key until its TTL ends. So a fault on that node while the value appeared excuses
  * it: one that delays traffic ({@code latency}, {@code pause}) pushes the bound to the fault's end plus
  * {@link #DELAY_BOUND_NANOS} (longer than any delay the scenarios inject, shorter than the client's late-reply
  * window); any other node fault (cut, black hole, reset, kill, clock faults, or a kind this checker does not know)
- * may have lost the reply, and the value is left to its TTL.
+ * that ended less than {@link #LOST_LOOKBACK_NANOS} (3 s, longer than the client's 2.5 s late-reply window) before
+ * the value appeared may have held the request and lost the reply, and the value is left to its TTL.
  *
  * <p>UNKNOWN when the sampler failed, or when there were lock operations but no samples. Metrics: {@code keyLeaks},
  * {@code keyLeakMs} (longest overstay).
  */
 public final class KeyLeakChecker implements Checker {
     public static final String NAME = "key-leaks";
-    static final long GRACE_NANOS = 300_000_000L;
+    static final long GRACE_NANOS = 1_000_000_000L;
     static final long DELAY_BOUND_NANOS = 1_000_000_000L;
+    static final long LOST_LOOKBACK_NANOS = 3_000_000_000L;
     private static final Set<String> DELAYING = Set.of("latency", "pause");
     private static final Set<String> CLIENT_SIDE = Set.of("client-stall", "resource-latency");
 
@@ -116,10 +119,14 @@ public final class KeyLeakChecker implements Checker {
                 due += GRACE_NANOS;
                 boolean excused = false;
                 for (FaultWindow f : h.faults()) {
-                    if (!f.nodes().contains(n) || CLIENT_SIDE.contains(f.kind())) continue;
-                    if (f.endNanos() < appearedAfter - DELAY_BOUND_NANOS || f.startNanos() > due) continue;
-                    if (DELAYING.contains(f.kind())) due = Math.max(due, f.endNanos() + DELAY_BOUND_NANOS + GRACE_NANOS);
-                    else excused = true;
+                    if (!f.nodes().contains(n) || CLIENT_SIDE.contains(f.kind()) || f.startNanos() > due) continue;
+                    if (DELAYING.contains(f.kind())) {
+                        if (f.endNanos() >= appearedAfter - DELAY_BOUND_NANOS) {
+                            due = Math.max(due, f.endNanos() + DELAY_BOUND_NANOS + GRACE_NANOS);
+                        }
+                    } else if (f.endNanos() >= appearedAfter - LOST_LOOKBACK_NANOS) {
+                        excused = true;
+                    }
                 }
                 if (excused || lastSeen.sentNanos() <= due) continue;
                 double over = (lastSeen.sentNanos() - due + GRACE_NANOS) / 1e6;

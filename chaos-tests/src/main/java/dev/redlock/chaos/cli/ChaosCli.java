@@ -98,6 +98,11 @@ public final class ChaosCli implements Runnable {
         @Option(names = "--seed", description = "Seed every scenario (replays a run).")
         Long seed;
 
+        @Option(names = "--soak", converter = DurationConverter.class, paramLabel = "DURATION",
+                description = "Instead of the scenarios: the soak, the contention workload under a seeded random mix of "
+                        + "faults (cut, black hole, latency, pause, kill-restart) for this long, e.g. 10m.")
+        Duration soak;
+
         @Option(names = "--report", defaultValue = "chaos-report", paramLabel = "DIR",
                 description = "Where report.html and results.txt go (default: ${DEFAULT-VALUE}).")
         Path reportDir;
@@ -105,8 +110,13 @@ public final class ChaosCli implements Runnable {
         @Override
         public Integer call() throws Exception {
             List<Scenario> chosen = new ArrayList<>();
+            if (soak != null && !ids.isEmpty()) {
+                System.err.println("--soak runs the soak alone; give no scenario ids with it");
+                return 2;
+            }
             try {
-                if (ids.isEmpty()) chosen.addAll(Scenarios.all());
+                if (soak != null) chosen.add(Scenarios.soak(soak));
+                else if (ids.isEmpty()) chosen.addAll(Scenarios.all());
                 else for (String id : ids) chosen.add(Scenarios.byId(id));
             } catch (java.util.NoSuchElementException e) {
                 System.err.println(e.getMessage());

@@ -24,8 +24,8 @@ import java.util.Set;
  */
 @SuppressWarnings("try") // fault handles are opened for their heal-in-finally, not referenced
 final class LateGrantScripts {
-    /** Longer than the key-leak checker's bound after a delaying fault (1 s + 300 ms), so a leak is seen. */
-    private static final Duration OBSERVE_AFTER_HEAL = Duration.ofMillis(1600);
+    /** Longer than the key-leak checker's bound after a delaying fault (1 s + 1 s grace), so a leak is seen. */
+    private static final Duration OBSERVE_AFTER_HEAL = Duration.ofMillis(2300);
     private static final Needs NEEDS = Needs.NOTHING.withOwnProxies().withProcessControl();
 
     private LateGrantScripts() {}

@@ -108,6 +108,14 @@ public final class Scenarios {
     }
 
     /**
+     * The soak (not in {@link #all()}): the contention workload under a seeded random mix of faults for
+     * {@code duration}; see {@code SoakScripts}.
+     */
+    public static Scenario soak(Duration duration) {
+        return SoakScripts.soak(duration);
+    }
+
+    /**
      * A scenario by id ("1".."14", "4a", "4b", "4c", "W1".."W3", "L1"; "4" is "4a").
      *
      * @throws NoSuchElementException for an unknown id

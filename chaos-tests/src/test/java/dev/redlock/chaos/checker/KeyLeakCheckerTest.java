@@ -20,7 +20,7 @@ class KeyLeakCheckerTest {
 
     @Test
     void aKeyThatOutlivesItsReleaseIsALeak() {
-        Result r = checker.check(released(1200).history());
+        Result r = checker.check(released(1800).history());
         assertEquals(Validity.INVALID, r.validity());
         assertEquals(1, r.anomalies("key-outlived-accounting").size());
     }
@@ -38,21 +38,21 @@ class KeyLeakCheckerTest {
 
     @Test
     void aFailedRoundsGrantLeftToItsTtlIsALeak() {
-        assertEquals(Validity.INVALID, checker.check(failedRound(1000).history()).validity());
+        assertEquals(Validity.INVALID, checker.check(failedRound(1800).history()).validity());
     }
 
     @Test
     void aFaultThatMayHaveLostTheReplyExcusesTheKey() {
-        assertEquals(Validity.VALID, checker.check(failedRound(1000).fault("cut", 90, 120, 0).history()).validity());
+        assertEquals(Validity.VALID, checker.check(failedRound(1800).fault("cut", 90, 120, 0).history()).validity());
     }
 
     @Test
     void aDelayingFaultOnlyPushesTheBound() {
-        // latency on node 0 until 200: the key may stay until 200 + 1000 + 300 = 1500
-        assertEquals(Validity.VALID, checker.check(failedRound(1400).fault("latency", 90, 200, 0).history()).validity());
-        assertEquals(Validity.INVALID, checker.check(failedRound(1700).fault("latency", 90, 200, 0).history()).validity());
+        // latency on node 0 until 200: the key may stay until 200 + 1000 + 1000 = 2200
+        assertEquals(Validity.VALID, checker.check(failedRound(2100).fault("latency", 90, 200, 0).history()).validity());
+        assertEquals(Validity.INVALID, checker.check(failedRound(2400).fault("latency", 90, 200, 0).history()).validity());
         // a fault on another node changes nothing
-        assertEquals(Validity.INVALID, checker.check(failedRound(1000).fault("cut", 90, 120, 1).history()).validity());
+        assertEquals(Validity.INVALID, checker.check(failedRound(1800).fault("cut", 90, 120, 1).history()).validity());
     }
 
     @Test
