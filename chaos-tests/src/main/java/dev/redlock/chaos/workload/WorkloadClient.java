@@ -68,17 +68,7 @@ public final class WorkloadClient implements AutoCloseable {
     public Optional<Held> tryAcquire(Duration ttl) {
         history.invoke(Event.Op.ACQUIRE, id, "", -1);
         try {
-            Lease lease = redlock.acquire(lockName, ttl);
-            long now = History.now();
-            long validity = lease.remainingValidity().toNanos();
-            long token = lease.fencingToken();
-            String owner;
-            synchronized (this) {
-                owner = "c" + id + "#" + (++leases);
-            }
-            history.ownerValue(owner, LeaseOwnerValue.of(lease));
-            history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, token, validity, "");
-            return Optional.of(new Held(lease, owner, token, now, validity));
+            return Optional.of(acquired(redlock.acquire(lockName, ttl)));
         } catch (LockUnavailableException e) {
             history.fail(Event.Op.ACQUIRE, id, "", -1, shorten(e.getMessage()));
             return Optional.empty();
@@ -95,17 +85,7 @@ public final class WorkloadClient implements AutoCloseable {
     public java.util.concurrent.CompletableFuture<Optional<Held>> tryAcquireAsync(Duration ttl) {
         history.invoke(Event.Op.ACQUIRE, id, "", -1);
         return redlock.acquireAsync(lockName, ttl).handle((lease, error) -> {
-            if (lease != null) {
-                long now = History.now();
-                long validity = lease.remainingValidity().toNanos();
-                String owner;
-                synchronized (this) {
-                    owner = "c" + id + "#" + (++leases);
-                }
-                history.ownerValue(owner, LeaseOwnerValue.of(lease));
-                history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, lease.fencingToken(), validity, "");
-                return Optional.of(new Held(lease, owner, lease.fencingToken(), now, validity));
-            }
+            if (lease != null) return Optional.of(acquired(lease));
             Throwable t = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
                     ? error.getCause() : error;
             if (t instanceof LockUnavailableException) {
@@ -115,6 +95,20 @@ public final class WorkloadClient implements AutoCloseable {
             }
             return Optional.empty();
         });
+    }
+
+    /** Labels a lease the library returned and records its OK (with the validity left) and its owner value. */
+    private Held acquired(Lease lease) {
+        long now = History.now();
+        long validity = lease.remainingValidity().toNanos();
+        long token = lease.fencingToken();
+        String owner;
+        synchronized (this) {
+            owner = "c" + id + "#" + (++leases);
+        }
+        history.ownerValue(owner, LeaseOwnerValue.of(lease));
+        history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, token, validity, "");
+        return new Held(lease, owner, token, now, validity);
     }
 
     /**
@@ -187,19 +181,11 @@ public final class WorkloadClient implements AutoCloseable {
         Held[] held = new Held[1];
         try {
             T result = redlock.withLock(lockName, ttl, lease -> {
-                long now = History.now();
-                long validity = lease.remainingValidity().toNanos();
-                String owner;
-                synchronized (this) {
-                    owner = "c" + id + "#" + (++leases);
-                }
-                history.ownerValue(owner, LeaseOwnerValue.of(lease));
-                history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, lease.fencingToken(), validity, "");
-                held[0] = new Held(lease, owner, lease.fencingToken(), now, validity);
+                held[0] = acquired(lease);
                 try {
                     return task.apply(held[0]);
                 } finally {
-                    history.invoke(Event.Op.RELEASE, id, owner, held[0].token());
+                    history.invoke(Event.Op.RELEASE, id, held[0].owner(), held[0].token());
                 }
             });
             history.ok(Event.Op.RELEASE, id, held[0].owner(), held[0].token(), 0);
