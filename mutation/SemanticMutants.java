@@ -123,7 +123,9 @@ public final class SemanticMutants {
                     continue;
                 }
                 LayerResult c = layers.contains("chaos") ? chaos(root, dir, scenarios) : LayerResult.NOT_RUN;
-                System.out.printf(Locale.ROOT, "[mutation] %s chaos: %s %s (%ds)%n", m.id(), c.verdict(), c.detail(), c.seconds());
+                if (c != LayerResult.NOT_RUN) {
+                    System.out.printf(Locale.ROOT, "[mutation] %s chaos: %s %s (%ds)%n", m.id(), c.verdict(), c.detail(), c.seconds());
+                }
                 LayerResult t = layers.contains("tests") ? tests(root, dir) : LayerResult.NOT_RUN;
                 if (t != LayerResult.NOT_RUN) {
                     System.out.printf(Locale.ROOT, "[mutation] %s tests: %s %s (%ds)%n", m.id(), t.verdict(), t.detail(), t.seconds());
