@@ -4,7 +4,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -28,13 +27,7 @@ final class Floor {
 
     /** The redis-benchmark executable on the PATH, or null. */
     static String redisBenchmark() {
-        String path = System.getenv("PATH");
-        if (path == null) return null;
-        for (String dir : path.split(File.pathSeparator)) {
-            File f = new File(dir, "redis-benchmark");
-            if (f.canExecute()) return f.getPath();
-        }
-        return null;
+        return Executables.onPath("redis-benchmark");
     }
 
     /**

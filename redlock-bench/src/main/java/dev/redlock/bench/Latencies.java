@@ -16,6 +16,10 @@ final class Latencies {
         samples[count++] = nanos;
     }
 
+    void addAll(Latencies other) {
+        for (int i = 0; i < other.count; i++) add(other.samples[i]);
+    }
+
     int count() {
         return count;
     }

@@ -24,16 +24,6 @@ import org.redisson.config.Config;
 final class Systems {
     private Systems() {}
 
-    /** Creates clients of one system over a fixed list of node URIs. */
-    interface LockSystem extends AutoCloseable {
-        String name();
-
-        LockClient newClient();
-
-        @Override
-        default void close() {}
-    }
-
     /** redlock with its own Redisson clients (one per node, shared event loop per Redlock instance). */
     static LockSystem redlock(String name, List<String> uris, boolean fencing, int nodeTimeoutMs, boolean contended) {
         return new LockSystem() {
