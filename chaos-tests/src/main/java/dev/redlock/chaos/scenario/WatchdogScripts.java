@@ -70,7 +70,7 @@ final class WatchdogScripts {
             CountDownLatch bDone = new CountDownLatch(1);
             AtomicLong lostAt = new AtomicLong();
             AtomicLong believedUntil = new AtomicLong();
-            CompletableFuture<Optional<Boolean>> fa = ctx.async("A", () -> a.withLock(ttlA, h -> {
+            CompletableFuture<Optional<Boolean>> fa = ctx.async("A", () -> withLockRetrying(a, ttlA, acquired, h -> {
                 h.lease().onLost(() -> lostAt.compareAndSet(0, History.now()));
                 acquired.countDown();
                 believe(a, h, believedUntil, SETUP);
@@ -119,7 +119,7 @@ final class WatchdogScripts {
             CountDownLatch cutDone = new CountDownLatch(1);
             AtomicLong lostAt = new AtomicLong();
             AtomicLong believedUntil = new AtomicLong();
-            CompletableFuture<Optional<Boolean>> fa = ctx.async("A", () -> a.withLock(ctx.ttl(), h -> {
+            CompletableFuture<Optional<Boolean>> fa = ctx.async("A", () -> withLockRetrying(a, ctx.ttl(), acquired, h -> {
                 h.lease().onLost(() -> lostAt.compareAndSet(0, History.now()));
                 acquired.countDown();
                 believe(a, h, believedUntil, ctx.ttl().multipliedBy(5));
@@ -194,6 +194,17 @@ final class WatchdogScripts {
             ScenarioContext.sleep(ms(5));
         }
         return until.get();
+    }
+
+    /** {@link WorkloadClient#withLock}, tried again (up to 10 rounds, 20 ms apart) while the lock was unavailable. */
+    private static Optional<Boolean> withLockRetrying(WorkloadClient c, Duration ttl, CountDownLatch acquired,
+                                                      java.util.function.Function<Held, Boolean> task) {
+        Optional<Boolean> r = Optional.empty();
+        for (int i = 0; i < 10 && acquired.getCount() > 0; i++) {
+            r = c.withLock(ttl, task);
+            if (acquired.getCount() > 0) ScenarioContext.sleep(ms(20));
+        }
+        return r;
     }
 
     /** {@code onLost} must have run, and no later than {@link #LOST_NOTICE} after the last believed deadline. */
