@@ -21,9 +21,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.redisson.Redisson;
-import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
+import dev.redlock.spi.NodeTransport;
+import java.util.function.Consumer;
 
 /**
  * Quorum counting without the network: every node's reply is already there, so this measures what the library
@@ -41,7 +40,6 @@ public class QuorumCallBenchmark {
     int nodes;
 
     private RedlockContext ctx;
-    private final List<RedissonClient> clients = new ArrayList<>();
     private ScheduledThreadPoolExecutor scheduler;
     private ExecutorService events;
     private final CompletableFuture<Object> grant = CompletableFuture.completedFuture(List.of(1L, 42L, 1000L));
@@ -56,14 +54,9 @@ public class QuorumCallBenchmark {
         List<String> uris = new ArrayList<>();
         List<NodeClient> nodeClients = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
-            String uri = "redis://127.0.0.1:" + (1 + i);          // never connected: lazy clients, replies are faked
+            String uri = "redis://127.0.0.1:" + (1 + i);          // never connected: replies are faked
             uris.add(uri);
-            Config c = new Config();
-            c.setLazyInitialization(true);
-            c.useSingleServer().setAddress(uri);
-            RedissonClient rc = Redisson.create(c);
-            clients.add(rc);
-            nodeClients.add(NodeClient.wrap(i, uri, rc));
+            nodeClients.add(NodeClient.over(i, uri, UNUSED));
         }
         RedlockConfig cfg = RedlockConfig.builder().nodes(uris).restartQuarantine(Duration.ZERO).build();
         scheduler = new ScheduledThreadPoolExecutor(1);
@@ -76,8 +69,28 @@ public class QuorumCallBenchmark {
     public void teardown() {
         scheduler.shutdownNow();
         events.shutdownNow();
-        clients.forEach(c -> c.shutdown(0, 1, TimeUnit.SECONDS));
     }
+
+    /** A transport the benchmark never reaches (its sends return the faked reply). */
+    private static final NodeTransport UNUSED = new NodeTransport() {
+        @Override
+        public CompletableFuture<Object> command(String... args) {
+            throw new UnsupportedOperationException("replies are faked");
+        }
+
+        @Override
+        public CompletableFuture<Void> subscribe(String channel, Consumer<String> listener) {
+            throw new UnsupportedOperationException("replies are faked");
+        }
+
+        @Override
+        public void unsubscribe(String channel, Consumer<String> listener) {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
 
     @Benchmark
     public boolean quorumOfGrants() {

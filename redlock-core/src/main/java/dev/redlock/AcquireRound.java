@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.redisson.api.RScript;
 
 /**
  * One quorum round for one resource: SET NX PX on every node in parallel (one script per node), validity check,
@@ -47,10 +46,11 @@ final class AcquireRound implements QuorumCall.LateGrants {
         long seen = cfg.fencing() ? ctx.tokenHints().get(resource) : -1;
         long guess = seen >= 0 ? seen + 1 : 0;
         String guessText = Long.toString(guess);
+        Object[] acquire = NodeClient.scriptCommand(LuaScript.ACQUIRE, keys, owner, ttlMs, quarantineMs, resource,
+                guessText);
         synchronized (this) {
             votes = QuorumCall.start(ctx, ctx.allNodes(), cfg.quorum(), start,
-                    n -> n.eval(LuaScript.ACQUIRE, RScript.ReturnType.LIST, keys, owner, ttlMs, quarantineMs, resource,
-                            guessText),
+                    n -> n.eval(LuaScript.ACQUIRE, acquire),
                     (node, reply, elapsed) -> classify(node, reply, elapsed, quarantine),
                     this);
         }
@@ -72,9 +72,9 @@ final class AcquireRound implements QuorumCall.LateGrants {
         long token = votes.maxGrantedFence() + 1;
         int[] holders = votes.grantedNodes();
         List<Object> keys = List.of(ctx.lockKey(resource), ctx.fencesKey());
-        String tokenText = Long.toString(token);
+        Object[] writeFence = NodeClient.scriptCommand(LuaScript.WRITE_FENCE, keys, owner, Long.toString(token), resource);
         QuorumCall write = QuorumCall.start(ctx, holders, ctx.config().quorum(), ctx.ticker().nanoTime(),
-                n -> n.eval(LuaScript.WRITE_FENCE, RScript.ReturnType.LONG, keys, owner, tokenText, resource),
+                n -> n.eval(LuaScript.WRITE_FENCE, writeFence),
                 (node, reply, elapsed) -> ((Number) reply).longValue() == 1
                         ? NodeVote.granted(node, token, elapsed)
                         : NodeVote.refused(node, "lock no longer held when writing the fence", elapsed),
@@ -212,7 +212,13 @@ final class AcquireRound implements QuorumCall.LateGrants {
             if (state == State.PENDING) return; // covered: failure releases all nodes, success's lease owns them
             l = lease;
         }
-        if (l == null || !l.isHeld()) ctx.release(resource, owner, new int[] {node}, false);
+        if (l == null || !l.isHeld()) {
+            // A lease no longer held has sent its release to every node, and the library's transport runs one
+            // node's commands in the order they were written (one connection, FIFO): that release follows this
+            // grant's script on the node and removes it. An adapter's transport may reorder: release again.
+            if (l != null && ctx.node(node).inOrder()) return;
+            ctx.release(resource, owner, new int[] {node}, false);
+        }
     }
 
     synchronized String failure() {

@@ -9,7 +9,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
-import org.redisson.api.RScript;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -141,9 +140,9 @@ final class HeldLease implements Lease {
         if (state.get() != State.HELD) return CompletableFuture.completedFuture(false);
         long start = ctx.ticker().nanoTime();
         List<Object> keys = List.of(ctx.lockKey(resource));
-        String ttlMs = Long.toString(newTtl.toMillis());
+        Object[] extend = NodeClient.scriptCommand(LuaScript.EXTEND, keys, owner, Long.toString(newTtl.toMillis()));
         QuorumCall call = QuorumCall.start(ctx, ctx.allNodes(), ctx.config().quorum(), start,
-                n -> n.eval(LuaScript.EXTEND, RScript.ReturnType.LONG, keys, owner, ttlMs),
+                n -> n.eval(LuaScript.EXTEND, extend),
                 (node, reply, elapsed) -> ((Number) reply).longValue() == 1
                         ? NodeVote.granted(node, -1, elapsed)
                         : NodeVote.refused(node, "not held by this owner", elapsed),

@@ -1,94 +1,100 @@
 package dev.redlock;
 
-import io.netty.channel.EventLoopGroup;
+import dev.redlock.internal.resp.ConnectionCheck;
+import dev.redlock.internal.resp.RedisErrorException;
+import dev.redlock.internal.resp.RespClient;
+import dev.redlock.internal.resp.RespCommand;
+import dev.redlock.internal.resp.RespEndpoint;
+import dev.redlock.spi.NodeTransport;
+import io.netty.channel.EventLoop;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import org.redisson.Redisson;
-import org.redisson.api.RScript;
-import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
-import org.redisson.config.Config;
-import org.redisson.config.SingleServerConfig;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
- * One independent Redis master, reached through its own Redisson client. Runs the library's scripts by SHA and
- * falls back to the full source on {@code NOSCRIPT}. Never retries: the quorum round is the retry unit.
+ * One independent Redis master: the library's own RESP transport ({@link RespClient}: one multiplexed,
+ * auto-pipelined connection, a subscriber connection, reconnect with backoff, handshake on every connect), or an
+ * adapter's {@link NodeTransport}. Runs the library's scripts by SHA and falls back to the source on
+ * {@code NOSCRIPT}. Never retries and never times out a command: the quorum round does both.
  *
- * <p>Redisson's lazy initialization connects <em>synchronously</em> on the thread of the first command (up to the
- * connect timeout, and again on every command while the node is unreachable). Commands are sent from the Netty
- * event loop, which must never block (it is the loop that would perform the connect), so until this node has
- * answered once, commands are handed, in order, to a connector thread; after that they go straight to Redisson.
+ * <p>{@link #command(Object...)} runs any command (reply types: {@code Long}, {@code String}, {@code List<Object>},
+ * {@code null}; a Redis error fails the future with its text). An argument {@link #CONNECTION_RUN_ID} is replaced,
+ * at the moment the command is written, by the {@code run_id} that the handshake ({@code INFO server}) learned on
+ * the very connection it is written on, or by "" when unknown (always "" over an adapter's transport, which cannot
+ * bind it): so a command can never carry one server process's identity onto a connection to another, e.g. after the
+ * node restarted on the same port.
  */
 final class NodeClient {
-    /** Runs the first, possibly blocking, commands of nodes that have not answered yet. Daemon threads, idle ones exit. */
-    private static final ExecutorService CONNECTOR = newConnector();
+    /** Placeholder argument: the writing connection's {@code run_id} ("" when unknown). See the class comment. */
+    static final Object CONNECTION_RUN_ID = RespClient.CONNECTION_RUN_ID;
 
     private final int index;
     private final String name;
-    private final RedissonClient client;
-    private final RScript script;
-    private final boolean owned;
-    /** True once the node has answered a command: Redisson is initialized and sends no longer block. */
-    private volatile boolean ready;
-    /** A connecting SCRIPT LOAD is in flight (connector thread only writes it true). */
-    private volatile boolean preconnecting;
-    /** Orders the commands handed to the connector (guarded by this). */
-    private CompletableFuture<Void> connecting = CompletableFuture.completedFuture(null);
+    private final RespClient resp;          // the library's transport, or null
+    private final NodeTransport adapter;    // an adapter's transport, or null
+    private final AtomicInteger listenerIds = new AtomicInteger();
+    private final Map<Integer, Consumer<String>> listeners = new ConcurrentHashMap<>();
 
-    private NodeClient(int index, String name, RedissonClient client, boolean owned) {
+    private NodeClient(int index, String name, RespClient resp, NodeTransport adapter) {
         this.index = index;
         this.name = name;
-        this.client = client;
-        this.script = client.getScript(StringCodec.INSTANCE);
-        this.owned = owned;
+        this.resp = resp;
+        this.adapter = adapter;
     }
 
-    /** A client we create and own; lazily connected, so a node that is down now does not fail start-up. */
-    static NodeClient create(int index, NodeAddress address, RedlockConfig cfg, EventLoopGroup group,
-                             ExecutorService executor) {
-        Config c = new Config();
-        c.setCodec(StringCodec.INSTANCE);
-        c.setLazyInitialization(true);
-        c.setEventLoopGroup(group);
-        c.setExecutor(executor);
-        int timeoutMs = (int) Math.max(1, cfg.nodeTimeout().toMillis());
-        SingleServerConfig s = c.useSingleServer()
-                .setAddress(address.address())
-                .setDatabase(address.database())
-                // The vote timeout is ours (nodeTimeout, QuorumCall's timer). Redisson keeps waiting longer for the
-                // reply so a grant that lands after the vote timed out is still seen, and released (late grants).
-                .setTimeout(lateReplyWindowMs(timeoutMs))
-                .setConnectTimeout(connectTimeoutMs(cfg))
-                .setRetryAttempts(0)
-                .setConnectionMinimumIdleSize(1)
-                .setConnectionPoolSize(16)
-                .setSubscriptionConnectionMinimumIdleSize(1)
-                .setSubscriptionConnectionPoolSize(1)
-                .setClientName("redlock");
-        c.setTcpNoDelay(true);
-        c.setTcpKeepAlive(true);
-        // Redisson checks every command argument for live-object references (reflection per argument per command,
-        // visible in the acquire profile; no measurable latency change in an interleaved A/B); ours are strings
-        c.setReferenceEnabled(false);
-        if (address.username() != null) c.setUsername(address.username());
-        if (address.password() != null) c.setPassword(address.password());
-        return new NodeClient(index, address.redacted(), Redisson.create(c), true);
+    /**
+     * The library's own transport for one node, on {@code loop}; not connected yet ({@link #connect()}).
+     *
+     * @param check run on every new connection after AUTH/SELECT/{@code INFO server} (the scripts are loaded first)
+     */
+    static NodeClient create(int index, NodeAddress address, RedlockConfig cfg, EventLoop loop, ConnectionCheck check) {
+        ConnectionCheck handshake = ((ConnectionCheck) NodeClient::loadScripts).andThen(check);
+        return new NodeClient(index, address.redacted(), RespClient.create(endpoint(address, cfg), loop, handshake), null);
+    }
+
+    /** The endpoint of one configured node: its URI's host, TLS, credentials and database; the config's TLS stores. */
+    static RespEndpoint endpoint(NodeAddress a, RedlockConfig cfg) {
+        return RespEndpoint.builder(a.host(), a.port())
+                .name(a.redacted())
+                .tls(a.tls())
+                .trustStore(cfg.tlsTrustStorePath(), cfg.tlsTrustStorePassword())
+                .keyStore(cfg.tlsKeyStorePath(), cfg.tlsKeyStorePassword())
+                .credentials(a.username(), a.password())
+                .database(a.database())
+                .connectTimeout(Duration.ofMillis(connectTimeoutMs(cfg)))
+                .replyWindow(Duration.ofMillis(lateReplyWindowMs(cfg.nodeTimeout().toMillis())))
+                .build();
+    }
+
+    /** An adapter's transport (see {@link NodeTransport}); {@link #shutdown()} calls its {@code close()}. */
+    static NodeClient over(int index, String name, NodeTransport transport) {
+        return new NodeClient(index, name, null, transport);
     }
 
     static int connectTimeoutMs(RedlockConfig cfg) {
         return (int) Math.max(1000, cfg.nodeTimeout().toMillis());
     }
 
-    /** How long Redisson waits for a reply: well past nodeTimeout, so late grants are seen and released. */
-    static int lateReplyWindowMs(int nodeTimeoutMs) {
-        return (int) Math.min(60_000, Math.max(2_000L, 10L * nodeTimeoutMs));
+    /**
+     * How long a connection with commands outstanding may stay silent before it is closed and reconnected: well
+     * past nodeTimeout, so a grant that lands after its vote timed out is still seen, and released (late grants).
+     */
+    static long lateReplyWindowMs(long nodeTimeoutMs) {
+        return Math.min(60_000, Math.max(2_000L, 10L * nodeTimeoutMs));
     }
 
-    /** A client the user manages: we never shut it down. */
-    static NodeClient wrap(int index, String name, RedissonClient client) {
-        return new NodeClient(index, name, client, false);
+    /** Part of every handshake: SCRIPT LOAD of each script (pipelined), so EVALSHA hits; failures are ignored. */
+    private static CompletableFuture<Void> loadScripts(dev.redlock.internal.resp.HandshakeConnection c) {
+        LuaScript[] all = LuaScript.values();
+        CompletableFuture<?>[] loads = new CompletableFuture<?>[all.length];
+        for (int i = 0; i < all.length; i++) loads[i] = c.command("SCRIPT", "LOAD", all[i].source());
+        return CompletableFuture.allOf(loads).handle((x, e) -> null);
     }
 
     int index() {
@@ -99,184 +105,156 @@ final class NodeClient {
         return name;
     }
 
-    /**
-     * Runs a script; the future completes on a Redisson/Netty thread. Never blocks the caller: before the node has
-     * answered once, the command is sent from the connector thread (in call order).
-     */
-    <R> CompletableFuture<R> eval(LuaScript lua, RScript.ReturnType type, List<Object> keys, Object... args) {
-        if (ready) return evalNow(lua, type, keys, args);
-        Deferred<R> out = new Deferred<>();
-        viaConnector(() -> {
-            if (!ready && !out.abandoned && !preconnecting) {
-                // connect first (Redisson connects inside the first command, blocking, up to the connect timeout)
-                // with a harmless SCRIPT LOAD, so the abandonment below is decided after the wait, not before it;
-                // one at a time (a burst of first commands must not become a burst of SCRIPT LOADs)
-                preconnecting = true;
-                try {
-                    script.scriptLoadAsync(lua.source()).whenComplete((x, e) -> {
-                        if (e == null) ready = true;
-                        preconnecting = false;
-                    });
-                } catch (RuntimeException e) {
-                    preconnecting = false;   // unreachable: evalNow below fails the same way
-                }
-            }
-            if (out.abandoned && lua != LuaScript.RELEASE) {   // a release is always sent: it only ever removes ours
-                out.completeExceptionally(new IllegalStateException("not sent: the node timed out before it was connected"));
-                return;
-            }
-            this.<R>evalNow(lua, type, keys, args).whenComplete((r, e) -> {
-                if (e == null) out.complete(r);
-                else out.completeExceptionally(e);
-            });
-        });
-        return out;
+    /** Starts connecting; completes when ready or when the first attempt failed (never exceptionally). */
+    CompletableFuture<Void> connect() {
+        if (resp == null) return CompletableFuture.completedFuture(null);
+        return resp.connect().handle((x, e) -> null);
     }
 
-    /**
-     * A command waiting for the connector. Once its quorum call has counted the node as timed out it is
-     * {@linkplain #abandon() abandoned}: a grant sent that late could only arrive after its caller stopped listening
-     * (for example after {@link Redlock#close()}), so it is not sent at all (releases excepted).
-     */
-    static final class Deferred<R> extends CompletableFuture<R> {
-        private volatile boolean abandoned;
-
-        void abandon() {
-            abandoned = true;
+    /** Any command; see the class comment for reply types and {@link #CONNECTION_RUN_ID}. Never blocks. */
+    CompletableFuture<Object> command(Object... args) {
+        if (resp != null) return resp.command(args);
+        String[] text = new String[args.length];
+        for (int i = 0; i < args.length; i++) {
+            Object a = args[i];
+            text[i] = a == CONNECTION_RUN_ID ? "" : String.valueOf(a);
         }
-    }
-
-    private <R> CompletableFuture<R> evalNow(LuaScript lua, RScript.ReturnType type, List<Object> keys, Object... args) {
-        CompletableFuture<R> bySha;
         try {
-            bySha = script.<R>evalShaAsync(RScript.Mode.READ_WRITE, lua.sha(), type, keys, args).toCompletableFuture();
+            return adapter.command(text);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        CompletableFuture<R> result = bySha.exceptionallyCompose(e -> {
-            if (isNoScript(e)) {
-                return script.<R>evalAsync(RScript.Mode.READ_WRITE, lua.source(), type, keys, args).toCompletableFuture();
-            }
-            return CompletableFuture.failedFuture(e);
-        });
-        if (!ready) result.thenRun(() -> ready = true);
-        return result;
     }
 
-    /** Hands a send to the connector thread after any earlier one of this node; completes once it was sent. */
-    private CompletableFuture<Void> viaConnector(Runnable send) {
-        synchronized (this) {
-            connecting = connecting.handleAsync((x, e) -> {
-                try {
-                    send.run();
-                } catch (RuntimeException ignored) {
-                    // evalNow turns send errors into failed futures; nothing else can throw here
-                }
-                return null;
-            }, CONNECTOR);
-            return connecting;
+    /** Runs a script by SHA, and by source when the node answers NOSCRIPT. Never blocks. */
+    CompletableFuture<Object> eval(LuaScript lua, List<Object> keys, Object... args) {
+        return eval(lua, scriptCommand(lua, keys, args));
+    }
+
+    /**
+     * Runs a script command made by {@link #scriptCommand} (one array may be sent to every node of a quorum call: it
+     * is never modified); on {@code NOSCRIPT}, sends it again by source. Never blocks.
+     */
+    CompletableFuture<Object> eval(LuaScript lua, Object[] evalSha) {
+        if (resp != null) return resp.send(new ScriptCommand(resp, lua, evalSha));
+        CompletableFuture<Object> first = command(evalSha);
+        return first.exceptionallyCompose(e -> isNoScript(e) ? command(bySource(lua, evalSha)) : first);
+    }
+
+    /** {@code EVALSHA sha numkeys keys... args...}. */
+    static Object[] scriptCommand(LuaScript lua, List<Object> keys, Object... args) {
+        Object[] a = new Object[3 + keys.size() + args.length];
+        a[0] = "EVALSHA";
+        a[1] = lua.sha();
+        a[2] = keys.size() < NUMKEYS.length ? NUMKEYS[keys.size()] : Integer.toString(keys.size());
+        int i = 3;
+        for (Object k : keys) a[i++] = k;
+        for (Object v : args) a[i++] = v;
+        return a;
+    }
+
+    private static final String[] NUMKEYS = {"0", "1", "2", "3", "4"};
+
+    private static Object[] bySource(LuaScript lua, Object[] evalSha) {
+        Object[] a = evalSha.clone();
+        a[0] = "EVAL";
+        a[1] = lua.source();
+        return a;
+    }
+
+    /** A script sent by SHA that sends itself again by source when the node does not have it: one object per call. */
+    private static final class ScriptCommand extends RespCommand {
+        private final RespClient client;
+        private final LuaScript lua;
+        private boolean retried;
+
+        ScriptCommand(RespClient client, LuaScript lua, Object[] evalSha) {
+            super(evalSha);
+            this.client = client;
+            this.lua = lua;
+        }
+
+        @Override
+        protected void error(RedisErrorException e) {
+            if (!retried && e.isNoScript()) {
+                retried = true;
+                args = bySource(lua, args);
+                client.send(this);
+            } else {
+                super.error(e);
+            }
         }
     }
 
     /**
-     * Connects (Redisson's lazy initialization) and loads every script, on the connector thread, so the first
-     * acquire pays for neither; completes once the node answered (or the attempt failed). Failures ignored.
+     * Subscribes to a pub/sub channel on this node (the dedicated subscriber connection); {@code onMessage} runs on
+     * the I/O thread. Completes with a listener id once subscribed.
      */
-    CompletableFuture<Void> preloadScripts() {
-        CompletableFuture<Void> answered = new CompletableFuture<>();
-        viaConnector(() -> {
-            CompletableFuture<?>[] loads = new CompletableFuture<?>[LuaScript.values().length];
-            int i = 0;
-            for (LuaScript lua : LuaScript.values()) {
-                CompletableFuture<String> f;
-                try {
-                    f = script.scriptLoadAsync(lua.source()).toCompletableFuture();
-                    f.thenRun(() -> ready = true);
-                } catch (RuntimeException e) {
-                    f = CompletableFuture.failedFuture(e);   // the node may be down; EVALSHA falls back to EVAL later
-                }
-                loads[i++] = f;
-            }
-            CompletableFuture.allOf(loads).whenComplete((x, e) -> answered.complete(null));
-        }).whenComplete((x, e) -> {
-            if (e != null) answered.complete(null);
+    CompletableFuture<Integer> subscribe(String channel, Consumer<String> onMessage) {
+        int id = listenerIds.incrementAndGet();
+        Consumer<String> listener = onMessage::accept;     // a distinct instance per subscription
+        listeners.put(id, listener);
+        CompletableFuture<Void> subscribed;
+        try {
+            subscribed = resp != null ? resp.subscribe(channel, listener) : adapter.subscribe(channel, listener);
+        } catch (RuntimeException e) {
+            subscribed = CompletableFuture.failedFuture(e);
+        }
+        return subscribed.handle((x, e) -> {
+            if (e == null) return id;
+            unsubscribe(channel, id);
+            throw e instanceof CompletionException c ? c : new CompletionException(e);
         });
-        return answered;
+    }
+
+    /** Removes a listener added by {@link #subscribe}; the channel's last listener unsubscribes it. */
+    void unsubscribe(String channel, int listenerId) {
+        Consumer<String> l = listeners.remove(listenerId);
+        if (l == null) return;
+        try {
+            if (resp != null) resp.unsubscribe(channel, l);
+            else adapter.unsubscribe(channel, l);
+        } catch (RuntimeException ignored) {
+            // shut down or unreachable: the subscription dies with the connection
+        }
+    }
+
+    /** EXISTS key (a hint for waiters, never a lock decision). Never blocks. */
+    CompletableFuture<Boolean> exists(String key) {
+        return command("EXISTS", key).thenApply(r -> r instanceof Number n && n.longValue() > 0);
     }
 
     /**
-     * Subscribes to a pub/sub channel on this node (Redisson multiplexes channels over its subscription
-     * connection); {@code onMessage} runs on a Redisson thread. Completes with the listener id once subscribed.
+     * True when this node's commands run in the order they were sent (the library's transport: one connection per
+     * node, replies in order, and a command that waits for a reconnect waits behind the ones sent before it).
      */
-    CompletableFuture<Integer> subscribe(String channel, java.util.function.Consumer<String> onMessage) {
-        CompletableFuture<Integer> out = new CompletableFuture<>();
-        Runnable send = () -> {
-            try {
-                client.getTopic(channel, StringCodec.INSTANCE)
-                        .addListenerAsync(String.class, (ch, msg) -> onMessage.accept(msg))
-                        .whenComplete((id, e) -> {
-                            if (e == null) out.complete(id);
-                            else out.completeExceptionally(e);
-                        });
-            } catch (RuntimeException e) {
-                out.completeExceptionally(e);
-            }
-        };
-        if (ready) send.run();
-        else viaConnector(send);
-        return out;
+    boolean inOrder() {
+        return resp != null;
     }
 
-    /** EXISTS key (a hint for waiters, never a lock decision). Never blocks the caller. */
-    CompletableFuture<Boolean> exists(String key) {
-        CompletableFuture<Boolean> out = new CompletableFuture<>();
-        Runnable send = () -> {
-            try {
-                client.getBucket(key, StringCodec.INSTANCE).isExistsAsync().whenComplete((r, e) -> {
-                    if (e == null) out.complete(r);
-                    else out.completeExceptionally(e);
-                });
-            } catch (RuntimeException e) {
-                out.completeExceptionally(e);
-            }
-        };
-        if (ready) send.run();
-        else viaConnector(send);
-        return out;
+    /** The run_id learned on the current connection (null when not connected, or over an adapter). */
+    String runId() {
+        return resp == null ? null : resp.runId();
     }
 
-    /** Removes a listener added by {@link #subscribe}; Redisson unsubscribes when it was the channel's last. */
-    void unsubscribe(String channel, int listenerId) {
-        Runnable send = () -> {
-            try {
-                client.getTopic(channel, StringCodec.INSTANCE).removeListenerAsync(listenerId);
-            } catch (RuntimeException ignored) {
-                // shut down or unreachable: the subscription dies with the connection
-            }
-        };
-        if (ready) send.run();
-        else viaConnector(send);
-    }
-
-    private static ExecutorService newConnector() {
-        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-        // unbounded like a cached pool, but each node's sends are chained, so at most one thread per unready node
-        java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(0, Integer.MAX_VALUE, 30,
-                java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), r -> {
-                    Thread t = new Thread(r, "redlock-connect-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        return pool;
-    }
-
-    void shutdown() {
-        if (owned && !client.isShutdown()) client.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+    /**
+     * Closes the node's connections once the replies of commands already sent are in (at most the connect timeout;
+     * closing with replies unread could make the node drop a release it had not read yet). An adapter's transport
+     * gets its {@code close()} call.
+     */
+    CompletableFuture<Void> shutdown() {
+        if (resp != null) return resp.closeAsync();
+        try {
+            adapter.close();
+        } catch (RuntimeException ignored) {
+            // the adapter's problem; this node is closed for us either way
+        }
+        return CompletableFuture.completedFuture(null);
     }
 
     static boolean isNoScript(Throwable e) {
-        Throwable t = unwrap(e);
-        for (; t != null; t = t.getCause()) {
+        for (Throwable t = unwrap(e); t != null; t = t.getCause()) {
+            if (t instanceof RedisErrorException r) return r.isNoScript();
             String m = t.getMessage();
             if (m != null && m.contains("NOSCRIPT")) return true;
         }
@@ -284,7 +262,9 @@ final class NodeClient {
     }
 
     static Throwable unwrap(Throwable e) {
-        while (e instanceof CompletionException && e.getCause() != null) e = e.getCause();
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
         return e;
     }
 
@@ -296,17 +276,18 @@ final class NodeClient {
         String text = oneLine(t);
         if (root != t) {
             String rootText = oneLine(root);
-            if (!text.contains(rootText)) text += "; cause: " + rootText;
+            if (!text.contains(root.getMessage() == null ? rootText : root.getMessage())) text += "; cause: " + rootText;
         }
         return text.replaceAll("//[^/@\\s]*@", "//***@");
     }
 
     private static String oneLine(Throwable t) {
         String m = t.getMessage();
-        if (m != null) {
-            int cut = m.indexOf(" channel: [");          // Redisson appends channel and command details
-            if (cut > 0) m = m.substring(0, cut).replaceAll("[.,]+$", "");
-        }
         return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
+
+    @Override
+    public String toString() {
+        return "NodeClient[" + name + "]";
     }
 }

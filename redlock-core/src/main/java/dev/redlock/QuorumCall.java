@@ -8,6 +8,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import dev.redlock.internal.resp.RedisReplyTimeoutException;
+import dev.redlock.internal.resp.RespCommand;
 import io.netty.channel.EventLoop;
 
 /**
@@ -17,7 +19,7 @@ import io.netty.channel.EventLoop;
  * node answered or timed out. A grant that arrives after the decision (including one that arrives after its own
  * timeout) is handed to {@link LateGrants}, so the caller can release it.
  */
-final class QuorumCall {
+final class QuorumCall implements RespCommand.Listener {
 
     /** Told about grants that the decision did not count. Called on an I/O thread; must not block. */
     @FunctionalInterface
@@ -40,9 +42,9 @@ final class QuorumCall {
     private final LateGrants lateGrants;
     private final NodeVote[] votes;
     private ScheduledFuture<?> timer;
-    private final NodeClient.Deferred<?>[] deferred;
+    private volatile Classifier classifier;
     private final CompletableFuture<Boolean> decision = new CompletableFuture<>();
-    private final CompletableFuture<List<NodeVote>> settled = new CompletableFuture<>();
+    private final CompletableFuture<Void> allIn = new CompletableFuture<>();   // settled(): the votes on demand
     private final CompletableFuture<Void> quorumAnswered = new CompletableFuture<>();
     private int granted;
     private int notGranted;
@@ -57,7 +59,6 @@ final class QuorumCall {
         this.startNanos = startNanos;
         this.lateGrants = lateGrants;
         this.votes = new NodeVote[targets.length];
-        this.deferred = new NodeClient.Deferred<?>[targets.length];
     }
 
     /**
@@ -76,7 +77,7 @@ final class QuorumCall {
             call.decision.complete(false);
         }
         if (targets.length == 0) {
-            call.settled.complete(List.of());
+            call.allIn.complete(null);
             return call;
         }
         EventLoop loop = ctx.ioLoop();
@@ -106,36 +107,37 @@ final class QuorumCall {
             if (answered == targets.length) t.cancel(false);
             else timer = t;
         }
+        this.classifier = classifier;
         for (int slot = 0; slot < targets.length; slot++) {
             final int s = slot;
-            final int node = targets[slot];
             CompletableFuture<Object> raw;
             try {
-                raw = send.apply(ctx.node(node));
+                raw = send.apply(ctx.node(targets[slot]));
             } catch (RuntimeException e) {
                 raw = CompletableFuture.failedFuture(e);
             }
-            if (raw instanceof NodeClient.Deferred<?> d) {
-                synchronized (this) {
-                    deferred[s] = d;
-                }
-            }
-            raw.whenComplete((reply, error) -> {
-                long elapsed = ctx.ticker().nanoTime() - startNanos;
-                NodeVote v;
-                if (error != null) {
-                    v = isTimeout(error) ? NodeVote.timeout(node, elapsed)
-                            : NodeVote.error(node, NodeClient.describe(error), elapsed);
-                } else {
-                    try {
-                        v = classifier.classify(node, reply, elapsed);
-                    } catch (RuntimeException e) {
-                        v = NodeVote.error(node, "unexpected reply " + reply + ": " + e.getMessage(), elapsed);
-                    }
-                }
-                vote(s, v);
-            });
+            // the library's transport tells us directly (no dependent future, no closure per node)
+            if (raw instanceof RespCommand c) c.listen(this, s);
+            else raw.whenComplete((reply, error) -> done(s, reply, error));
         }
+    }
+
+    /** A node's reply (or failure) arrived: classify it and count the vote. */
+    @Override
+    public void done(int slot, Object reply, Throwable error) {
+        int node = targets[slot];
+        long elapsed = ctx.ticker().nanoTime() - startNanos;
+        NodeVote v;
+        if (error != null) {
+            v = isTimeout(error) ? NodeVote.timeout(node, elapsed) : NodeVote.error(node, NodeClient.describe(error), elapsed);
+        } else {
+            try {
+                v = classifier.classify(node, reply, elapsed);
+            } catch (RuntimeException e) {
+                v = NodeVote.error(node, "unexpected reply " + reply + ": " + e.getMessage(), elapsed);
+            }
+        }
+        vote(slot, v);
     }
 
     /** The call's timer: every node that has not answered by now timed out. */
@@ -146,14 +148,7 @@ final class QuorumCall {
             synchronized (this) {
                 pending = votes[slot] == null;
             }
-            if (pending) {
-                vote(slot, NodeVote.timeout(targets[slot], elapsed));
-                NodeClient.Deferred<?> d;
-                synchronized (this) {
-                    d = deferred[slot];
-                }
-                if (d != null) d.abandon();
-            }
+            if (pending) vote(slot, NodeVote.timeout(targets[slot], elapsed));
         }
     }
 
@@ -195,7 +190,7 @@ final class QuorumCall {
         if (completeDecision) decision.complete(decisionValue);
         if (enoughAnswers || allIn) quorumAnswered.complete(null);
         if (late) lateGrants.granted(v.node());
-        if (allIn) settled.complete(snapshot());
+        if (allIn) this.allIn.complete(null);
     }
 
     /** True once a quorum granted; false once a quorum became impossible. */
@@ -210,7 +205,7 @@ final class QuorumCall {
 
     /** Every node's vote, once all answered or timed out. */
     CompletableFuture<List<NodeVote>> settled() {
-        return settled;
+        return allIn.thenApply(x -> snapshot());
     }
 
     /** The votes counted so far, in target order; {@code null} entries have not answered yet. */
@@ -230,12 +225,9 @@ final class QuorumCall {
         return max;
     }
 
+    /** A reply timeout of the transport's own (the library's: a silent connection given up; an adapter's). */
     private static boolean isTimeout(Throwable e) {
-        for (Throwable t = NodeClient.unwrap(e); t != null; t = t.getCause()) {
-            if (t instanceof java.util.concurrent.TimeoutException || t.getClass().getSimpleName().contains("Timeout")) {
-                return true;
-            }
-        }
-        return false;
+        Throwable t = NodeClient.unwrap(e);
+        return t instanceof java.util.concurrent.TimeoutException || t instanceof RedisReplyTimeoutException;
     }
 }

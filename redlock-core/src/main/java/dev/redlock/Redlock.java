@@ -1,9 +1,11 @@
 package dev.redlock;
 
+import dev.redlock.internal.resp.ConnectionCheck;
+import dev.redlock.spi.NodeTransport;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +22,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.redisson.api.RScript;
-import org.redisson.api.RedissonClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,50 +58,57 @@ public final class Redlock implements AutoCloseable {
     private final RedlockContext ctx;
     private final QuorumAcquirer acquirer;
     private final EventLoopGroup ownedGroup;
-    private final ExecutorService ownedExecutor;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Redlock(RedlockContext ctx, EventLoopGroup ownedGroup, ExecutorService ownedExecutor) {
+    private Redlock(RedlockContext ctx, EventLoopGroup ownedGroup) {
         this.ctx = ctx;
         this.acquirer = new QuorumAcquirer(ctx);
         this.ownedGroup = ownedGroup;
-        this.ownedExecutor = ownedExecutor;
     }
 
     /**
-     * Creates one Redisson client per node, all sharing one Netty event loop group, lazily connected: succeeds even
-     * while nodes are unreachable (they count as failed votes and are reconnected on use).
+     * Connects to every node with the library's own transport (one multiplexed connection per node, plus one for
+     * release wake-ups, all on one I/O thread) and returns once every reachable node is connected, waiting at most
+     * about the connect timeout ({@code max(1s, nodeTimeout)}), for all nodes in parallel. Succeeds while nodes are
+     * unreachable: they count as failed votes and are reconnected in the background.
+     *
+     * <p>Clients the application already manages (Redisson): {@code dev.redlock.redisson.RedissonRedlock.create} in
+     * the {@code redlock-redisson} module (this used to be {@code Redlock.create(RedlockConfig, List<RedissonClient>)}).
      */
     public static Redlock create(RedlockConfig config) {
-        return create(config, Ticker.SYSTEM);
+        return create(config, Ticker.SYSTEM, ConnectionCheck.NONE);
     }
 
     static Redlock create(RedlockConfig config, Ticker ticker) {
+        return create(config, ticker, ConnectionCheck.NONE);
+    }
+
+    /** As {@link #create(RedlockConfig)}, with a check run on every new connection before it serves lock commands. */
+    @SuppressWarnings("deprecation")   // NioEventLoopGroup: deprecated in Netty 4.2, the one NIO group in both 4.1 and 4.2
+    static Redlock create(RedlockConfig config, Ticker ticker, ConnectionCheck check) {
         Objects.requireNonNull(config, "config");
         int id = INSTANCES.incrementAndGet();
         // One I/O thread: a lock client sends a few small commands per round, and on one loop a round's sends,
         // replies, decision and fencing phase never cross threads (measured faster than two threads on 2 cores).
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, daemon("redlock-" + id + "-io"),
-                NioIoHandler.newFactory());
-        ExecutorService executor = Executors.newFixedThreadPool(2, daemon("redlock-" + id + "-redisson"));
+        // Netty's thread factory: its FastThreadLocalThreads get the buffer pool's and recyclers' thread caches
+        // (on a plain thread Netty 4.2 allocates instead, about 3 KB per acquire+release)
+        EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("redlock-" + id + "-io", true));
+        EventLoop loop = group.next();
         List<NodeClient> nodes = new ArrayList<>();
         try {
             List<NodeAddress> addrs = config.nodeAddresses();
-            for (int i = 0; i < addrs.size(); i++) {
-                nodes.add(NodeClient.create(i, addrs.get(i), config, group, executor));
-            }
+            for (int i = 0; i < addrs.size(); i++) nodes.add(NodeClient.create(i, addrs.get(i), config, loop, check));
         } catch (RuntimeException e) {
             nodes.forEach(NodeClient::shutdown);
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            executor.shutdownNow();
-            throw new RedlockException("could not create the Redis clients", e);
+            throw new RedlockException("could not create the Redis clients: " + e.getMessage(), e);
         }
-        Redlock r = new Redlock(newContext(config, nodes, ticker, id, group.next()), group, executor);
-        // connect every node in parallel (Redisson connects on the first command, blocking), bounded by the
-        // connect timeout: a node that is down or stalled delays start-up once, not once per node
-        CompletableFuture<?>[] preloads = nodes.stream().map(NodeClient::preloadScripts).toArray(CompletableFuture[]::new);
+        Redlock r = new Redlock(newContext(config, nodes, ticker, id, loop), group);
+        // connect every node in parallel, bounded by the connect timeout: a node that is down or stalled delays
+        // start-up once, not once per node
+        CompletableFuture<?>[] connects = nodes.stream().map(NodeClient::connect).toArray(CompletableFuture[]::new);
         try {
-            CompletableFuture.allOf(preloads).get(NodeClient.connectTimeoutMs(config) + 500, TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(connects).get(NodeClient.connectTimeoutMs(config) + 500, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
@@ -111,25 +118,25 @@ public final class Redlock implements AutoCloseable {
     }
 
     /**
-     * Uses clients the caller manages, one per node, in the order of {@code config.nodes()}. They are not shut down
-     * by {@link #close()}. Give them {@code retryAttempts=0} and a timeout near {@code nodeTimeout}; this library
-     * enforces {@code nodeTimeout} on its own either way.
+     * For adapter modules, not applications: a Redlock over transports the adapter provides, one per node in the
+     * order of {@code config.nodes()} (see {@link NodeTransport}). {@link #close()} calls each transport's
+     * {@code close()}.
      *
-     * @throws IllegalArgumentException when the number of clients differs from the number of nodes
+     * @throws IllegalArgumentException when the number of transports differs from the number of nodes
      */
-    public static Redlock create(RedlockConfig config, List<RedissonClient> clients) {
+    public static Redlock create(RedlockConfig config, List<? extends NodeTransport> transports) {
         Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(clients, "clients");
-        if (clients.size() != config.nodeAddresses().size()) {
-            throw new IllegalArgumentException("clients must have one client per node (N=" + config.nodeAddresses().size()
-                    + "), got " + clients.size());
+        Objects.requireNonNull(transports, "transports");
+        if (transports.size() != config.nodeAddresses().size()) {
+            throw new IllegalArgumentException("transports must have one transport per node (N="
+                    + config.nodeAddresses().size() + "), got " + transports.size());
         }
         List<NodeClient> nodes = new ArrayList<>();
-        for (int i = 0; i < clients.size(); i++) {
-            nodes.add(NodeClient.wrap(i, config.nodeAddresses().get(i).redacted(),
-                    Objects.requireNonNull(clients.get(i), "clients[" + i + "]")));
+        for (int i = 0; i < transports.size(); i++) {
+            nodes.add(NodeClient.over(i, config.nodeAddresses().get(i).redacted(),
+                    Objects.requireNonNull(transports.get(i), "transports[" + i + "]")));
         }
-        return new Redlock(newContext(config, nodes, Ticker.SYSTEM, INSTANCES.incrementAndGet(), null), null, null);
+        return new Redlock(newContext(config, nodes, Ticker.SYSTEM, INSTANCES.incrementAndGet(), null), null);
     }
 
     private static RedlockContext newContext(RedlockConfig config, List<NodeClient> nodes, Ticker ticker, int id,
@@ -239,7 +246,7 @@ public final class Redlock implements AutoCloseable {
         List<Object> keys = List.of(ctx.markerKey());
         for (NodeClient n : ctx.nodes()) {
             try {
-                Object r = n.<Object>eval(LuaScript.MARK_FRESH, RScript.ReturnType.LONG, keys)
+                Object r = n.eval(LuaScript.MARK_FRESH, keys)
                         .get(ctx.config().nodeTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
                 if (((Number) r).longValue() == 1) marked++;
             } catch (InterruptedException e) {
@@ -273,9 +280,15 @@ public final class Redlock implements AutoCloseable {
         ctx.releases().close();
         ctx.scheduler().shutdownNow();
         ctx.events().shutdown();
-        ctx.nodes().forEach(NodeClient::shutdown);
+        CompletableFuture<?>[] closing = ctx.nodes().stream().map(NodeClient::shutdown).toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(closing).get(NodeClient.connectTimeoutMs(ctx.config()) + 500, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.debug("not every node connection closed cleanly", e);
+        }
         if (ownedGroup != null) ownedGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-        if (ownedExecutor != null) ownedExecutor.shutdownNow();
     }
 
     RedlockContext context() {

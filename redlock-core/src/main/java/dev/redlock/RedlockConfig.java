@@ -6,6 +6,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 
@@ -39,6 +42,10 @@ import java.util.Set;
  *   <tr><td>keyPrefix</td><td>{@code redlock:}</td><td>1..256 characters, no whitespace</td></tr>
  *   <tr><td>fencing</td><td>true</td><td>true / false</td></tr>
  *   <tr><td>restartQuarantine</td><td>30s</td><td>[0, 24h]; 0 turns the amnesia guard off; lease TTLs may not exceed it</td></tr>
+ *   <tr><td>tlsTrustStore, tlsTrustStorePassword</td><td>the JDK's trust store</td><td>a readable PKCS12 or JKS file
+ *       that opens with the password; certificates trusted by {@code rediss://} connections</td></tr>
+ *   <tr><td>tlsKeyStore, tlsKeyStorePassword</td><td>none</td><td>a readable PKCS12 or JKS file that opens with the
+ *       password; the client certificate and key for mutual TLS</td></tr>
  * </table>
  * Durations in properties: {@code 250ms}, {@code 2s}, {@code 1m}, {@code 1h}, ISO-8601 ({@code PT2S}) or a plain
  * number of milliseconds.
@@ -47,6 +54,10 @@ public final class RedlockConfig {
     static final String PROPERTY_PREFIX = "redlock.";
     private static final Duration MAX_SMALL = Duration.ofSeconds(60);
     private static final Duration MAX_QUARANTINE = Duration.ofHours(24);
+
+    static {
+        dev.redlock.internal.Endpoints.install((config, node) -> NodeClient.endpoint(config.nodes.get(node), config));
+    }
 
     private final List<NodeAddress> nodes;
     private final int quorum;
@@ -59,6 +70,10 @@ public final class RedlockConfig {
     private final String keyPrefix;
     private final boolean fencing;
     private final Duration restartQuarantine;
+    private final Path tlsTrustStore;
+    private final String tlsTrustStorePassword;
+    private final Path tlsKeyStore;
+    private final String tlsKeyStorePassword;
 
     private RedlockConfig(Builder b, List<NodeAddress> nodes, int quorum) {
         this.nodes = List.copyOf(nodes);
@@ -72,6 +87,10 @@ public final class RedlockConfig {
         this.keyPrefix = b.keyPrefix;
         this.fencing = b.fencing;
         this.restartQuarantine = b.restartQuarantine;
+        this.tlsTrustStore = b.tlsTrustStore;
+        this.tlsTrustStorePassword = b.tlsTrustStorePassword;
+        this.tlsKeyStore = b.tlsKeyStore;
+        this.tlsKeyStorePassword = b.tlsKeyStorePassword;
     }
 
     public static Builder builder() {
@@ -93,6 +112,10 @@ public final class RedlockConfig {
         b.keyPrefix = keyPrefix;
         b.fencing = fencing;
         b.restartQuarantine = restartQuarantine;
+        b.tlsTrustStore = tlsTrustStore;
+        b.tlsTrustStorePassword = tlsTrustStorePassword;
+        b.tlsKeyStore = tlsKeyStore;
+        b.tlsKeyStorePassword = tlsKeyStorePassword;
         return b;
     }
 
@@ -121,9 +144,13 @@ public final class RedlockConfig {
                 case "keyPrefix" -> b.keyPrefix(value);
                 case "fencing" -> b.fencing(parseBoolean(key, value));
                 case "restartQuarantine" -> b.restartQuarantine(parseDuration(key, value));
+                case "tlsTrustStore" -> b.tlsTrustStore = Path.of(value);
+                case "tlsTrustStorePassword" -> b.tlsTrustStorePassword = value;
+                case "tlsKeyStore" -> b.tlsKeyStore = Path.of(value);
+                case "tlsKeyStorePassword" -> b.tlsKeyStorePassword = value;
                 default -> throw new IllegalArgumentException("unknown property " + key + "; known: redlock.{nodes, quorum, "
                         + "driftFactor, fixedDrift, nodeTimeout, retryCount, retryDelay, retryJitter, keyPrefix, fencing, "
-                        + "restartQuarantine}");
+                        + "restartQuarantine, tlsTrustStore, tlsTrustStorePassword, tlsKeyStore, tlsKeyStorePassword}");
             }
         }
         if (!props.containsKey(PROPERTY_PREFIX + "nodes")) {
@@ -172,6 +199,20 @@ public final class RedlockConfig {
 
     public Duration restartQuarantine() { return restartQuarantine; }
 
+    /** The trust store of {@code rediss://} connections; empty = the JDK's default trust store. */
+    public Optional<Path> tlsTrustStore() { return Optional.ofNullable(tlsTrustStore); }
+
+    /** The client key store for mutual TLS; empty = no client certificate. */
+    public Optional<Path> tlsKeyStore() { return Optional.ofNullable(tlsKeyStore); }
+
+    Path tlsTrustStorePath() { return tlsTrustStore; }
+
+    String tlsTrustStorePassword() { return tlsTrustStorePassword; }
+
+    Path tlsKeyStorePath() { return tlsKeyStore; }
+
+    String tlsKeyStorePassword() { return tlsKeyStorePassword; }
+
     /** The drift allowance subtracted from a lease of this TTL: {@code ttl * driftFactor + fixedDrift}, in nanos. */
     long driftNanos(Duration ttl) {
         return (long) (ttl.toNanos() * driftFactor) + fixedDrift.toNanos();
@@ -183,7 +224,9 @@ public final class RedlockConfig {
                 + ", fixedDrift=" + fixedDrift.toMillis() + "ms, nodeTimeout=" + nodeTimeout.toMillis()
                 + "ms, retryCount=" + retryCount + ", retryDelay=" + retryDelay.toMillis() + "ms, retryJitter="
                 + retryJitter.toMillis() + "ms, keyPrefix='" + keyPrefix + "', fencing=" + fencing
-                + ", restartQuarantine=" + restartQuarantine.toMillis() + "ms}";
+                + ", restartQuarantine=" + restartQuarantine.toMillis() + "ms"
+                + (tlsTrustStore != null ? ", tlsTrustStore=" + tlsTrustStore : "")
+                + (tlsKeyStore != null ? ", tlsKeyStore=" + tlsKeyStore : "") + "}";
     }
 
     private static int parseInt(String key, String v) {
@@ -238,6 +281,10 @@ public final class RedlockConfig {
         private String keyPrefix = "redlock:";
         private boolean fencing = true;
         private Duration restartQuarantine = Duration.ofSeconds(30);
+        private Path tlsTrustStore;
+        private String tlsTrustStorePassword;
+        private Path tlsKeyStore;
+        private String tlsKeyStorePassword;
 
         private Builder() {}
 
@@ -319,6 +366,26 @@ public final class RedlockConfig {
         }
 
         /**
+         * Certificates that {@code rediss://} connections trust, instead of the JDK's default trust store: a PKCS12 or
+         * JKS file (the type is detected) and its password ({@code null} for none). {@code null} store = the default.
+         */
+        public Builder tlsTrustStore(Path store, String password) {
+            this.tlsTrustStore = store;
+            this.tlsTrustStorePassword = password;
+            return this;
+        }
+
+        /**
+         * The client certificate and private key that {@code rediss://} connections present (mutual TLS): a PKCS12
+         * or JKS file and its password (also the key's password). {@code null} store = no client certificate.
+         */
+        public Builder tlsKeyStore(Path store, String password) {
+            this.tlsKeyStore = store;
+            this.tlsKeyStorePassword = password;
+            return this;
+        }
+
+        /**
          * Validates every field and returns an immutable config.
          *
          * @throws IllegalArgumentException naming the field, its value and the allowed range
@@ -346,6 +413,8 @@ public final class RedlockConfig {
                         + (keyPrefix == null ? "null" : "'" + keyPrefix + "'"));
             }
             checkRange("restartQuarantine", restartQuarantine, true, MAX_QUARANTINE);
+            checkStore("tlsTrustStore", tlsTrustStore, tlsTrustStorePassword);
+            checkStore("tlsKeyStore", tlsKeyStore, tlsKeyStorePassword);
             return new RedlockConfig(this, parsed, q);
         }
 
@@ -363,6 +432,25 @@ public final class RedlockConfig {
                 out.add(a);
             }
             return out;
+        }
+
+        /** A store must be a readable PKCS12 or JKS file that opens with its password; a password needs a store. */
+        private static void checkStore(String field, Path store, String password) {
+            if (store == null) {
+                if (password != null) {
+                    throw new IllegalArgumentException(field + "Password is set but " + field + " is not");
+                }
+                return;
+            }
+            if (!Files.isRegularFile(store) || !Files.isReadable(store)) {
+                throw new IllegalArgumentException(field + " must be a readable PKCS12 or JKS file, got " + store);
+            }
+            try {
+                KeyStore.getInstance(store.toFile(), password == null ? new char[0] : password.toCharArray());
+            } catch (IOException | GeneralSecurityException | RuntimeException e) {
+                throw new IllegalArgumentException(field + " must be a PKCS12 or JKS file that opens with " + field
+                        + "Password, got " + store + " (" + e.getMessage() + ")");
+            }
         }
 
         private static void checkRange(String field, Duration d, boolean zeroAllowed, Duration max) {

@@ -12,7 +12,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.IntStream;
 import io.netty.channel.EventLoop;
-import org.redisson.api.RScript;
 
 /**
  * What every part of one {@link Redlock} shares: the config, the node clients, one scheduler (retries, watchdog,
@@ -125,9 +124,9 @@ final class RedlockContext {
     QuorumCall release(String resource, String owner, int[] targets, boolean wakeWaiters) {
         List<Object> keys = List.of(lockKey(resource));
         String channel = releasedChannel(resource);
-        String publish = wakeWaiters ? "1" : "0";
+        Object[] release = NodeClient.scriptCommand(LuaScript.RELEASE, keys, owner, channel, wakeWaiters ? "1" : "0");
         return QuorumCall.start(this, targets, Math.min(config.quorum(), targets.length), ticker.nanoTime(),
-                n -> n.eval(LuaScript.RELEASE, RScript.ReturnType.LONG, keys, owner, channel, publish),
+                n -> n.eval(LuaScript.RELEASE, release),
                 (node, reply, elapsed) -> ((Number) reply).longValue() == 1
                         ? NodeVote.granted(node, -1, elapsed)
                         : NodeVote.refused(node, "not held by this owner", elapsed),

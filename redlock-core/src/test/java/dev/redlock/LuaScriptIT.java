@@ -9,7 +9,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.redisson.api.RScript;
 
 /** Each script's own guard, checked directly on a real node: owner checks, fence only rises, NOSCRIPT fallback. */
 class LuaScriptIT {
@@ -30,7 +29,7 @@ class LuaScriptIT {
     }
 
     private static long run(LuaScript s, List<Object> keys, Object... args) throws Exception {
-        return ((Number) node.eval(s, RScript.ReturnType.LONG, keys, args).get(5, TimeUnit.SECONDS)).longValue();
+        return ((Number) node.eval(s, keys, args).get(5, TimeUnit.SECONDS)).longValue();
     }
 
     @Test

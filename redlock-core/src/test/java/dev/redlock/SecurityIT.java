@@ -65,7 +65,7 @@ class SecurityIT {
             b.close();
             c.close();
         }
-        // every log line written so far (ours at debug, Redisson's at info) is in target/test-log.txt
+        // every log line written so far (ours at debug, Netty's at info) is in target/test-log.txt
         Path log = Path.of("target/test-log.txt");
         if (Files.exists(log)) {
             String text = Files.readString(log);

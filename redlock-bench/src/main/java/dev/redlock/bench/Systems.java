@@ -24,7 +24,7 @@ import org.redisson.config.Config;
 final class Systems {
     private Systems() {}
 
-    /** redlock with its own Redisson clients (one per node, shared event loop per Redlock instance). */
+    /** redlock with its own transport (one multiplexed connection per node, one I/O thread per Redlock instance). */
     static LockSystem redlock(String name, List<String> uris, boolean fencing, int nodeTimeoutMs, boolean contended) {
         return new LockSystem() {
             @Override

@@ -1,21 +1,24 @@
 package dev.redlock.fencing;
 
+import dev.redlock.RedlockConfig;
 import dev.redlock.RedlockException;
+import dev.redlock.internal.Endpoints;
+import dev.redlock.internal.resp.ConnectionCheck;
+import dev.redlock.internal.resp.RespClient;
+import dev.redlock.spi.NodeTransport;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import org.redisson.api.RScript;
-import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Fenced values in Redis: {@link #write} stores a value under a key only if the presented fencing token is strictly
@@ -23,11 +26,13 @@ import org.redisson.client.codec.StringCodec;
  * the Redis server. Each key is a hash with the fields {@code value} and {@code fence}, owned by this class.
  *
  * <pre>{@code
- * FencedRedisStore store = FencedRedisStore.create(redisson);
- * try (Lease lease = redlock.acquire("report", ttl)) {
+ * try (FencedRedisStore store = FencedRedisStore.connect("redis://10.0.0.9:6379");
+ *      Lease lease = redlock.acquire("report", ttl)) {
  *     store.write("report:latest", render(), lease.fencingToken()).orThrow();
  * }
  * }</pre>
+ * Over a {@code RedissonClient} the application manages: {@code RedissonFencedStores.create(client)} in the
+ * {@code redlock-redisson} module.
  *
  * <p><b>What it guarantees.</b> On one Redis server that keeps its data, a write with a token that is not strictly
  * greater than the stored fence changes nothing and is reported as {@link FencedWriteResult.Status#REJECTED_STALE}
@@ -48,11 +53,12 @@ import org.redisson.client.codec.StringCodec;
  *       guess.</li>
  * </ul>
  *
- * <p>The client's own codec is not used: values are strings ({@link StringCodec}). Works with any
- * {@link RedissonClient}, including one node of a {@code Redlock}'s deployment or an unrelated server; the client is
- * not shut down by this class. Thread-safe.
+ * <p>Values are UTF-8 strings. Works with any Redis server, one node of a {@code Redlock}'s deployment
+ * ({@link #connect(RedlockConfig, int)}) or an unrelated one ({@link #connect(String)}). {@link #close()} closes the
+ * connection the store opened (a transport given to {@link #create(NodeTransport)} gets its {@code close()} call).
+ * Thread-safe.
  */
-public final class FencedRedisStore {
+public final class FencedRedisStore implements AutoCloseable {
     private static final String FENCE_FIELD = "fence";
     private static final String VALUE_FIELD = "value";
 
@@ -83,17 +89,50 @@ public final class FencedRedisStore {
             """;
     private static final String WRITE_SHA = sha1(WRITE_SCRIPT);
 
-    private final RedissonClient client;
-    private final RScript script;
+    private final String name;
+    private final Function<String[], CompletableFuture<Object>> commands;
+    private final Runnable closer;
 
-    private FencedRedisStore(RedissonClient client) {
-        this.client = client;
-        this.script = client.getScript(StringCodec.INSTANCE);
+    private FencedRedisStore(String name, Function<String[], CompletableFuture<Object>> commands, Runnable closer) {
+        this.name = name;
+        this.commands = commands;
+        this.closer = closer;
     }
 
-    /** A store over {@code client}; keys are used exactly as given. */
-    public static FencedRedisStore create(RedissonClient client) {
-        return new FencedRedisStore(Objects.requireNonNull(client, "client"));
+    /**
+     * A store on one Redis server, over the library's own transport ({@code redis://} or {@code rediss://} with
+     * the JDK's trust store; user, password and database as in {@code RedlockConfig} node URIs). Waits for the
+     * connection at most about a second; a server that is down makes writes fail until it is reachable again.
+     *
+     * @throws IllegalArgumentException on a malformed URI (the message never shows the password)
+     */
+    public static FencedRedisStore connect(String uri) {
+        return connect(RedlockConfig.builder().nodes(uri).restartQuarantine(Duration.ZERO).build(), 0);
+    }
+
+    /**
+     * A store on node {@code node} (0-based) of {@code config}, with its credentials, database and TLS settings
+     * (trust store and key store), over the library's own transport. Waits for the connection at most about the
+     * config's connect timeout.
+     *
+     * @throws IndexOutOfBoundsException when the config has no such node
+     */
+    public static FencedRedisStore connect(RedlockConfig config, int node) {
+        RespClient client = RespClient.create(Endpoints.of(config, node), ConnectionCheck.NONE);
+        try {
+            client.connect().get(client.endpoint().connectTimeout().toMillis() + 500, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            // not reachable now: writes fail (typed) until the background reconnect succeeds
+        }
+        return new FencedRedisStore(client.endpoint().name(), args -> client.command((Object[]) args), client::close);
+    }
+
+    /** For adapter modules: a store over an adapter's transport (see {@link NodeTransport}); keys used as given. */
+    public static FencedRedisStore create(NodeTransport transport) {
+        Objects.requireNonNull(transport, "transport");
+        return new FencedRedisStore(transport.toString(), transport::command, transport::close);
     }
 
     /**
@@ -110,7 +149,7 @@ public final class FencedRedisStore {
 
     /**
      * Asynchronous {@link #write}: completes with the result, or exceptionally with a {@link RedlockException}
-     * (outcome unknown). Completes on a Redisson I/O thread: do not block in its callbacks.
+     * (outcome unknown). Completes on an I/O thread: do not block in its callbacks.
      *
      * @throws IllegalArgumentException when {@code token <= 0}
      */
@@ -119,16 +158,16 @@ public final class FencedRedisStore {
         Objects.requireNonNull(value, "value");
         if (token <= 0) throw new IllegalArgumentException("token must be > 0 (every lease token is), got " + token);
         String target = "redis key " + key;
-        List<Object> keys = List.of(key);
         String tokenText = Long.toString(token);
-        return evalWrite(keys, value, tokenText)
+        return evalWrite(key, value, tokenText)
                 .handle((reply, error) -> {
                     if (error != null) {
                         throw new CompletionException(new RedlockException("fenced write to " + target + " with token "
                                 + token + " failed; it may or may not have been applied: " + describe(error), unwrap(error)));
                     }
-                    long status = Long.parseLong(String.valueOf(reply.get(0)));
-                    long fence = Long.parseLong(String.valueOf(reply.get(1)));
+                    List<?> r = (List<?>) reply;
+                    long status = Long.parseLong(String.valueOf(r.get(0)));
+                    long fence = Long.parseLong(String.valueOf(r.get(1)));
                     return status == 1 ? FencedWriteResult.applied(target, token)
                             : FencedWriteResult.rejected(target, token, fence);
                 });
@@ -141,29 +180,37 @@ public final class FencedRedisStore {
      */
     public Optional<FencedValue> read(String key) {
         Objects.requireNonNull(key, "key");
-        Map<String, String> fields;
+        List<?> fields;
         try {
-            fields = client.<String, String>getMap(key, StringCodec.INSTANCE).getAll(Set.of(VALUE_FIELD, FENCE_FIELD));
-        } catch (RuntimeException e) {
-            throw new RedlockException("reading fenced redis key " + key + " failed: " + describe(e), e);
+            fields = (List<?>) commands.apply(new String[] {"HMGET", key, VALUE_FIELD, FENCE_FIELD}).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedlockException("interrupted while reading fenced redis key " + key, e);
+        } catch (ExecutionException | RuntimeException e) {
+            throw new RedlockException("reading fenced redis key " + key + " failed: " + describe(e), unwrap(e));
         }
-        String fence = fields.get(FENCE_FIELD);
+        Object fence = fields.get(1);
         if (fence == null) return Optional.empty();
-        return Optional.of(new FencedValue(fields.getOrDefault(VALUE_FIELD, ""), Long.parseLong(fence)));
+        Object value = fields.get(0);
+        return Optional.of(new FencedValue(value == null ? "" : value.toString(), Long.parseLong(fence.toString())));
     }
 
-    private CompletableFuture<List<Object>> evalWrite(List<Object> keys, String value, String token) {
-        CompletableFuture<List<Object>> bySha;
+    private CompletableFuture<Object> evalWrite(String key, String value, String token) {
+        CompletableFuture<Object> bySha;
         try {
-            bySha = script.<List<Object>>evalShaAsync(RScript.Mode.READ_WRITE, WRITE_SHA, RScript.ReturnType.LIST,
-                    keys, value, token).toCompletableFuture();
+            bySha = commands.apply(new String[] {"EVALSHA", WRITE_SHA, "1", key, value, token});
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
         return bySha.exceptionallyCompose(e -> isNoScript(e)
-                ? script.<List<Object>>evalAsync(RScript.Mode.READ_WRITE, WRITE_SCRIPT, RScript.ReturnType.LIST,
-                        keys, value, token).toCompletableFuture()
+                ? commands.apply(new String[] {"EVAL", WRITE_SCRIPT, "1", key, value, token})
                 : CompletableFuture.failedFuture(e));
+    }
+
+    /** Closes the connection this store opened, or hands {@code close()} to the adapter's transport. Idempotent. */
+    @Override
+    public void close() {
+        closer.run();
     }
 
     private static FencedWriteResult join(CompletableFuture<FencedWriteResult> f, String key) {
@@ -209,6 +256,6 @@ public final class FencedRedisStore {
 
     @Override
     public String toString() {
-        return "FencedRedisStore[" + client + "]";
+        return "FencedRedisStore[" + name + "]";
     }
 }

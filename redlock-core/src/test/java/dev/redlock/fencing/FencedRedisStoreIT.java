@@ -21,36 +21,24 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.redisson.Redisson;
-import org.redisson.api.RScript;
-import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
-import org.redisson.config.Config;
 
 /** {@link FencedRedisStore} against one real redis-server. */
 class FencedRedisStoreIT {
     private static RedisCluster cluster;
     private static RedisNode node;
-    private static RedissonClient client;
     private static FencedRedisStore store;
 
     @BeforeAll
     static void start() {
         cluster = RedisCluster.start(1);
         node = cluster.node(0);
-        Config c = new Config();
-        c.setCodec(StringCodec.INSTANCE);
-        c.useSingleServer().setAddress(node.uri())
-                .setConnectionMinimumIdleSize(2).setConnectionPoolSize(8)
-                .setSubscriptionConnectionMinimumIdleSize(0).setSubscriptionConnectionPoolSize(1);
-        client = Redisson.create(c);
-        store = FencedRedisStore.create(client);
+        store = FencedRedisStore.connect(node.uri());
     }
 
     @AfterAll
     static void stop() {
         try {
-            if (client != null) client.shutdown(0, 2, TimeUnit.SECONDS);
+            if (store != null) store.close();
         } finally {
             if (cluster != null) cluster.close();
         }
@@ -160,9 +148,8 @@ class FencedRedisStoreIT {
     void twinWithoutTheFenceCheckTheStaleWriteGetsThrough() {
         store.write("job:1", "B", 10).orThrow();
 
-        client.getScript(StringCodec.INSTANCE).eval(RScript.Mode.READ_WRITE,
-                "redis.call('HSET', KEYS[1], 'value', ARGV[1], 'fence', ARGV[2]) return 1",
-                RScript.ReturnType.LONG, List.of("job:1"), "A", "9");
+        node.command("EVAL", "redis.call('HSET', KEYS[1], 'value', ARGV[1], 'fence', ARGV[2]) return 1",
+                "1", "job:1", "A", "9");
 
         assertEquals(Optional.of(new FencedValue("A", 9)), store.read("job:1"),
                 "without the check the superseded writer's value wins and the fence goes backwards");

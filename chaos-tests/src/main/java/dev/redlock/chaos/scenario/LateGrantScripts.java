@@ -45,9 +45,10 @@ final class LateGrantScripts {
      * Phase 1, a grant that lands after its lease was released: A's requests to node v (its own proxy) are delayed
      * 150 ms ± 120 ms, per connection. Each round is decided by the four other nodes in a few ms and A releases at
      * once; its release to v travels on another connection and often overtakes the acquire, so v grants after the
-     * release. The library must release that late grant when its reply comes back. Rounds repeat (at most 40) until
-     * the ground truth shows such a grant: a value on v more than {@link #MAX_DELAY} after its release was invoked,
-     * when that release had surely landed.
+     * release (on a transport with several connections per node; the library's own keeps one node's commands in
+     * order, so there the release follows). The library must release such a late grant when its reply comes back.
+     * Rounds repeat (at most 40) until the ground truth shows one: a value on v more than {@link #MAX_DELAY} after its
+     * release was invoked, when that release had surely landed.
      *
      * <p>Phase 2, grants that come back after their round failed: node w is SIGSTOPped and A is cut from two other
      * nodes, so each round gets 2 grants, 2 errors and waits for w until nodeTimeout: it fails, releasing the 2
@@ -71,8 +72,9 @@ final class LateGrantScripts {
             ScenarioContext.sleep(ms(300));   // the acquires still in transit land
             lateSeen = grantsAfterRelease(ctx.history(), v);
         }
-        ctx.check("a grant landed on node " + v + " after its lease was released", lateSeen > 0,
-                lateSeen + " lease value(s) seen on node " + v + " after their release");
+        // on a transport that keeps one node's commands in order (the library's own) the release always follows
+        // the acquire, so this happens only on one that reorders (an adapter's); either way no key may leak
+        ctx.history().note(lateSeen + " lease value(s) seen on node " + v + " after their release had landed");
         long failedBefore = failedAcquires(ctx.history());
         try (FaultHandle stop = ctx.nemesis().pause(w); FaultHandle cut = ctx.nemesis().cut(set, cutTwo)) {
             for (int round = 0; round < 3; round++) {

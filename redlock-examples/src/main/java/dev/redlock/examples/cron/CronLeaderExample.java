@@ -6,6 +6,7 @@ import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
 import dev.redlock.election.LeaderElection;
 import dev.redlock.election.Term;
+import dev.redlock.redisson.RedissonRedlock;
 import dev.redlock.testkit.RedisCluster;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -320,7 +321,7 @@ public final class CronLeaderExample {
             this.redissonExecutor = Executors.newFixedThreadPool(1);
             this.clients = new ArrayList<>();
             for (String uri : uris) clients.add(connect(uri, config.nodeTimeout(), group, redissonExecutor));
-            this.redlock = Redlock.create(config, clients);
+            this.redlock = RedissonRedlock.create(config, clients);
             this.election = LeaderElection.builder(redlock, RESOURCE).instanceId(id)
                     .leaseTtl(LEASE_TTL).renewInterval(RENEW_INTERVAL).build();
             this.cron = Executors.newSingleThreadScheduledExecutor(r -> {

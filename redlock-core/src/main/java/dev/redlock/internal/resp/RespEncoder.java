@@ -1,0 +1,66 @@
+package dev.redlock.internal.resp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+
+/**
+ * A command as a RESP2 array of bulk strings, written into one buffer of the exact size: no intermediate strings or
+ * byte arrays. Arguments: {@code String} (UTF-8), {@code byte[]}, {@code Number} (decimal), or
+ * {@link RespClient#CONNECTION_RUN_ID} (replaced by the writing connection's run_id, "" when unknown).
+ */
+final class RespEncoder {
+    private static final byte[] CRLF = {'\r', '\n'};
+
+    private RespEncoder() {}
+
+    /** The caller's array is not modified (a retry may be written on another connection). */
+    static ByteBuf encode(ByteBufAllocator alloc, Object[] args, String runId) {
+        int size = 1 + digits(args.length) + 2;
+        for (int i = 0; i < args.length; i++) {
+            int len = length(resolve(args[i], runId));
+            size += 1 + digits(len) + 2 + len + 2;
+        }
+        ByteBuf buf = alloc.ioBuffer(size);
+        buf.writeByte('*');
+        writeDecimal(buf, args.length);
+        buf.writeBytes(CRLF);
+        for (Object arg : args) {
+            Object a = resolve(arg, runId);
+            buf.writeByte('$');
+            writeDecimal(buf, length(a));
+            buf.writeBytes(CRLF);
+            if (a instanceof byte[] b) buf.writeBytes(b);
+            else ByteBufUtil.writeUtf8(buf, (CharSequence) a);
+            buf.writeBytes(CRLF);
+        }
+        return buf;
+    }
+
+    private static Object resolve(Object a, String runId) {
+        if (a == RespClient.CONNECTION_RUN_ID) return runId == null ? "" : runId;
+        if (a instanceof CharSequence || a instanceof byte[]) return a;
+        if (a instanceof Number) return a.toString();
+        throw new IllegalArgumentException("RESP arguments must be String, byte[] or Number, got "
+                + (a == null ? "null" : a.getClass().getName()));
+    }
+
+    private static int length(Object a) {
+        return a instanceof byte[] b ? b.length : ByteBufUtil.utf8Bytes((CharSequence) a);
+    }
+
+    private static int digits(int v) {
+        int d = 1;
+        while (v >= 10) {
+            v /= 10;
+            d++;
+        }
+        return d;
+    }
+
+    private static void writeDecimal(ByteBuf buf, int v) {
+        int div = 1;
+        while (v / div >= 10) div *= 10;
+        for (; div > 0; div /= 10) buf.writeByte('0' + (v / div) % 10);
+    }
+}

@@ -1,0 +1,14 @@
+package dev.redlock;
+
+import dev.redlock.testing.RedisNodes;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class RedissonAcquireReleaseN3IT extends RedissonAcquireReleaseContract {
+    @RegisterExtension
+    static final RedisNodes REDIS = new RedisNodes(3);
+
+    @Override
+    RedisNodes redis() {
+        return REDIS;
+    }
+}
