@@ -25,6 +25,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
     private String failure;
     private List<NodeVote> fenceVotes = List.of();
     private final String[] holders;          // fingerprint of the refusing node's holder, by node (guarded by this)
+    private final long[] ages;               // memory age (ms) each node reported, by node (guarded by this)
     private boolean heldElsewhere;           // guarded by this
 
     AcquireRound(RedlockContext ctx, String resource, Duration ttl) {
@@ -33,29 +34,35 @@ final class AcquireRound implements QuorumCall.LateGrants {
         this.ttl = ttl;
         this.start = ctx.ticker().nanoTime();
         this.holders = new String[ctx.nodes().size()];
+        this.ages = new long[ctx.nodes().size()];
         ctx.roundStarted();
     }
 
     /** Runs the round; completes with a lease, or with {@code null} after releasing everything (see {@link #failure()}). */
     CompletableFuture<HeldLease> run() {
         RedlockConfig cfg = ctx.config();
-        List<Object> keys = List.of(ctx.lockKey(resource), ctx.fencesKey(), ctx.markerKey());
+        List<Object> keys = List.of(ctx.lockKey(resource), ctx.fenceKey(resource), ctx.markerKey());
         String ttlMs = Long.toString(ttl.toMillis());
-        String quarantineMs = Long.toString(cfg.restartQuarantine().toMillis());
-        long quarantine = cfg.restartQuarantine().toMillis();
-        long seen = cfg.fencing() ? ctx.tokenHints().get(resource) : -1;
-        long guess = seen >= 0 ? seen + 1 : 0;
+        String quarantineMs = Long.toString(ctx.knownQuarantineMs());
+        long guess = cfg.fencing() ? guess(ctx.tokenHints().get(resource)) : 0;
         String guessText = Long.toString(guess);
-        Object[] acquire = NodeClient.scriptCommand(LuaScript.ACQUIRE, keys, owner, ttlMs, quarantineMs, resource,
-                guessText);
+        String retention = Long.toString(LuaScript.FENCE_RETENTION_MS);
+        Object[] acquire = NodeClient.scriptCommand(LuaScript.ACQUIRE, keys, owner, ttlMs, quarantineMs, guessText,
+                NodeClient.CONNECTION_RUN_ID, retention);
         synchronized (this) {
             votes = QuorumCall.start(ctx, ctx.allNodes(), cfg.quorum(), start,
-                    n -> n.eval(LuaScript.ACQUIRE, acquire),
-                    (node, reply, elapsed) -> classify(node, reply, elapsed, quarantine),
+                    n -> ctx.preflight().send(n, () -> n.eval(LuaScript.ACQUIRE, acquire)),
+                    this::classify,
                     this);
         }
+        // a node that failed (error, timeout) may come back restarted or replaced: check it before its next vote
+        votes.settled().thenAccept(all -> all.forEach(v -> {
+            if (v.kind() == NodeOutcome.Kind.ERROR || v.kind() == NodeOutcome.Kind.TIMEOUT) ctx.preflight().failed(v.node());
+        }));
         return votes.decision().thenCompose(quorum -> {
             if (!quorum) return fail("no quorum: " + summary(votes.snapshot()));
+            String young = youngGrants();
+            if (young != null) return fail(young);
             long deadline = start + ttl.toNanos() - cfg.driftNanos(ttl);
             if (ctx.ticker().nanoTime() >= deadline) return fail("quorum reached only after the validity was used up");
             if (!cfg.fencing()) return succeed(deadline, -1);
@@ -68,11 +75,67 @@ final class AcquireRound implements QuorumCall.LateGrants {
         });
     }
 
+    /**
+     * Fences at or above this are node clocks in microseconds (2001-09-09 onwards), not the small consecutive
+     * tokens of nodes marked fresh.
+     */
+    static final long TIME_FENCE = 1_000_000_000_000_000L;
+
+    /**
+     * The token to try in one round: none (0) without a hint; the hint + 1 where the nodes count from 0 (marked
+     * fresh); elsewhere at least this process's clock plus {@link #guessMarginMicros}, because those nodes' fences
+     * read at least their clock: a guess of "last seen + 1" would lose to the clock as soon as time moved on.
+     */
+    private long guess(long seen) {
+        if (seen < 0) return 0;
+        if (seen < TIME_FENCE) return seen + 1;
+        return Math.max(seen + 1, ctx.wallMicros() + guessMarginMicros(ctx.config()));
+    }
+
+    /**
+     * How far ahead of this process's clock a guessed token is: it must beat a node's clock read a round trip later
+     * (plus any offset between the clocks). 100 ms, or a quarter of the restart quarantine when that is shorter,
+     * because the fence argument needs every clock within {@code restartQuarantine - margin} (see README: fences).
+     */
+    static long guessMarginMicros(RedlockConfig cfg) {
+        long q = cfg.restartQuarantine().toNanos() / 1000;
+        long max = 100_000;
+        return q == 0 ? max : Math.min(max, q / 4);
+    }
+
+    /**
+     * A node that lost its memory also lost the quarantine clients stored on it, so the strictest one is checked
+     * here too: grants from nodes whose memory began less than the largest quarantine seen (in this round's replies
+     * or earlier) ago do not count. Returns why the round fails, or null when a quorum remains.
+     */
+    private String youngGrants() {
+        long strictest = ctx.knownQuarantineMs();
+        if (strictest <= 0) return null;
+        int counted = 0;
+        List<Integer> young = new ArrayList<>();
+        List<NodeVote> now = votes.snapshot();
+        synchronized (this) {
+            for (NodeVote v : now) {
+                if (v == null || !v.isGranted()) continue;
+                if (ages[v.node()] >= strictest) counted++;
+                else young.add(v.node());
+            }
+        }
+        if (young.isEmpty() || counted >= ctx.config().quorum()) return null;
+        StringBuilder b = new StringBuilder();
+        for (int n : young) b.append(b.length() == 0 ? "" : ", ").append(ctx.node(n).name()).append(" (memory began ")
+                .append(ages[n]).append("ms ago)");
+        return "grants from nodes in the strictest restart quarantine (" + strictest + "ms, stored by another client) "
+                + "do not count: " + b + "; " + counted + " grants left, quorum is " + ctx.config().quorum();
+    }
+
     private CompletableFuture<HeldLease> writeFence(long deadline) {
+        ctx.fencePhaseRan();
         long token = votes.maxGrantedFence() + 1;
         int[] holders = votes.grantedNodes();
-        List<Object> keys = List.of(ctx.lockKey(resource), ctx.fencesKey());
-        Object[] writeFence = NodeClient.scriptCommand(LuaScript.WRITE_FENCE, keys, owner, Long.toString(token), resource);
+        List<Object> keys = List.of(ctx.lockKey(resource), ctx.fenceKey(resource), ctx.markerKey());
+        Object[] writeFence = NodeClient.scriptCommand(LuaScript.WRITE_FENCE, keys, owner, Long.toString(token),
+                Long.toString(LuaScript.FENCE_RETENTION_MS));
         QuorumCall write = QuorumCall.start(ctx, holders, ctx.config().quorum(), ctx.ticker().nanoTime(),
                 n -> n.eval(LuaScript.WRITE_FENCE, writeFence),
                 (node, reply, elapsed) -> ((Number) reply).longValue() == 1
@@ -87,22 +150,29 @@ final class AcquireRound implements QuorumCall.LateGrants {
         });
     }
 
-    private NodeVote classify(int node, Object reply, long elapsed, long quarantineMs) {
+    private NodeVote classify(int node, Object reply, long elapsed) {
         List<?> r = (List<?>) reply;
         long status = ((Number) r.get(0)).longValue();
         long fence = ((Number) r.get(1)).longValue();
+        long age = ((Number) r.get(2)).longValue();
+        long quarantine = ((Number) r.get(3)).longValue();
+        ctx.sawQuarantine(quarantine);
+        ctx.preflight().sawAge(node, age);
+        synchronized (this) {
+            ages[node] = age;
+        }
         // a quarantined node's fence is its memory floor, not a token anybody holds: no hint from it
         if (ctx.config().fencing() && status != 2) ctx.tokenHints().saw(resource, fence);
         if (status == 1) return NodeVote.granted(node, fence, elapsed);
-        if (status == 0 && r.size() > 3) {
+        if (status == 0 && r.size() > 4) {
             synchronized (this) {
-                holders[node] = String.valueOf(r.get(3));
+                holders[node] = String.valueOf(r.get(4));
             }
         }
         if (status == 2) {
-            long age = ((Number) r.get(2)).longValue();
-            return NodeVote.refused(node, "quarantined: node memory began " + age + "ms ago, restartQuarantine is "
-                    + quarantineMs + "ms (restarted without persistence? brand-new node? see Redlock.markNodesFresh)", elapsed);
+            return NodeVote.refused(node, "quarantined: node memory began " + age + "ms ago, restart quarantine is "
+                    + quarantine + "ms (restarted, failed over or flushed? brand-new node? see Redlock.markNodesFresh)",
+                    elapsed);
         }
         return NodeVote.refused(node, "held by another owner", elapsed);
     }

@@ -28,7 +28,7 @@ final class HeldLease implements Lease {
     private final String owner;
     private final long token;
     private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
-    private final List<Runnable> lostListeners = new CopyOnWriteArrayList<>();
+    private final List<OnceListener> lostListeners = new CopyOnWriteArrayList<>();
     private volatile long deadline;
     private volatile Duration ttl;
     private volatile String lostReason = "";
@@ -104,8 +104,8 @@ final class HeldLease implements Lease {
     }
 
     @Override
-    public void extend(Duration newTtl) {
-        ctx.checkTtl(newTtl);
+    public void extend(Duration ttl) {
+        Duration newTtl = ctx.checkTtl(ttl);
         if (state.get() == State.RELEASED) throw new IllegalStateException("lease on '" + resource + "' was released");
         checkValid();
         boolean ok;
@@ -217,18 +217,35 @@ final class HeldLease implements Lease {
         cancelTimers();
         ctx.live().remove(this);
         log.debug("lease on '{}' lost: {}", resource, reason);
-        for (Runnable l : lostListeners) runListener(l);
+        for (OnceListener l : lostListeners) runListener(l);
         ctx.release(resource, owner, ctx.allNodes());
     }
 
     @Override
     public void onLost(Runnable listener) {
-        java.util.Objects.requireNonNull(listener, "listener");
-        lostListeners.add(listener);
-        if (state.get() == State.LOST && lostListeners.remove(listener)) runListener(listener);
+        OnceListener once = new OnceListener(java.util.Objects.requireNonNull(listener, "listener"));
+        lostListeners.add(once);
+        // registered while the lease was being lost: markLost may or may not have seen it; the claim decides
+        if (state.get() == State.LOST) runListener(once);
     }
 
-    private void runListener(Runnable l) {
+    /** A listener that runs at most once, whichever of markLost and onLost gets to it first. */
+    private static final class OnceListener {
+        final Runnable listener;
+        private final java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
+
+        OnceListener(Runnable listener) {
+            this.listener = listener;
+        }
+
+        boolean claim() {
+            return claimed.compareAndSet(false, true);
+        }
+    }
+
+    private void runListener(OnceListener once) {
+        if (!once.claim()) return;
+        Runnable l = once.listener;
         try {
             ctx.events().execute(() -> {
                 try {

@@ -7,9 +7,9 @@ import java.time.Duration;
  *
  * <p><b>What it guarantees.</b> While {@link #isValid()} is true (by this process's monotonic clock, with the
  * configured drift already subtracted), no other client can have been granted the same resource by a quorum,
- * provided node clocks advance at about the rate this process assumes and nodes keep their memory (or the
- * restart quarantine is on). {@link #fencingToken()} is strictly greater than the token of every earlier holder
- * of the resource that was returned a lease.
+ * provided node clocks advance at about the rate this process assumes, the restart quarantine is on (or nodes keep
+ * their memory), and no node can evict lock keys (see {@link Preflight}). {@link #fencingToken()} is strictly
+ * greater than the token of every earlier holder of the resource that was returned a lease.
  *
  * <p><b>What it does not guarantee.</b> No timeout-based lock is safe on its own: this process can pause (GC,
  * swap, a stopped VM) after {@code isValid()} returned true and act after the lease expired. Checking validity
@@ -25,8 +25,20 @@ public interface Lease extends AutoCloseable {
     String resource();
 
     /**
-     * The fencing token of this lease: strictly increasing across successive holders of the resource, even
-     * when their quorums differ.
+     * The fencing token of this lease: strictly increasing across successive holders of the resource, even when
+     * their quorums differ, when a node loses its memory or restarts from a snapshot, fails over to a replica, or
+     * loses fence entries to expiry or eviction.
+     *
+     * <p>Tokens are <b>sparse</b> on nodes not marked fresh: a node's fence reads at least its clock in
+     * microseconds, so tokens are about the current time in microseconds (around 1.8e15) and successive tokens
+     * differ by the time between them, not by one. On nodes marked fresh ({@link Redlock#markNodesFresh()}) they
+     * count 1, 2, 3, ... until a node's identity changes. Either way, only their order means anything.
+     *
+     * <p>Clock assumption, needed only after a node lost its memory: no clock that issues tokens (a client's, or
+     * another node's) is ahead of that node's clock by more than {@code restartQuarantine} minus a margin
+     * (min(100 ms, restartQuarantine / 4)). {@link Preflight#STRICT} enforces it by refusing a node more than half of
+     * that away from this client's clock or from the other nodes'. With the amnesia guard off
+     * ({@code restartQuarantine} 0) tokens after a memory loss are not guaranteed to increase.
      *
      * @throws IllegalStateException when fencing is off in the {@link RedlockConfig}
      */

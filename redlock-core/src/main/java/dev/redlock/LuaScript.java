@@ -9,49 +9,90 @@ import java.util.HexFormat;
  * The Lua scripts the library runs on each node, with their SHA-1 so they can be sent by {@code EVALSHA}
  * (falling back to {@code EVAL} on {@code NOSCRIPT}).
  *
- * <p>Keys: {@code KEYS[1]} the lock key ({@code prefix + resource}), {@code KEYS[2]} the node's fence hash
- * ({@code prefix + "__fences"}, field = resource, no TTL), {@code KEYS[3]} the node's memory marker
- * ({@code prefix + "__node"}, no TTL: milliseconds since the epoch at which this node's memory began, 0 for a node
- * marked fresh). Every script reads before it writes, so an error (WRONGTYPE, OOM, ...) leaves nothing behind.
+ * <p>Keys: {@code KEYS[1]} the lock key ({@code prefix + resource}); {@code KEYS[2]} the resource's fence entry
+ * ({@code prefix + "__fence:" + resource}, a string with a TTL of {@link #FENCE_RETENTION_MS}, refreshed on every
+ * write); {@code KEYS[3]} the node's marker ({@code prefix + "__node"}, a hash without TTL):
+ * <ul>
+ *   <li>{@code run}: the run_id of the redis-server process that wrote it. A missing marker or another run_id is a
+ *       new identity (restart with or without persistence, restored backup, promoted replica, FLUSHALL): the
+ *       marker is rewritten with {@code born} = now (never 0 again: its fences read its clock from then on), the
+ *       stored {@code hw} and {@code q} kept;</li>
+ *   <li>{@code born}: the node's time (ms) when this identity began; 0 = marked fresh (never held a lock);</li>
+ *   <li>{@code hw}: the highest fence ever written on this node (high-water mark);</li>
+ *   <li>{@code q}: the strictest restart quarantine (ms) any client asked for.</li>
+ * </ul>
+ * A fence read for a resource is {@code max(entry or hw, floor)}, where {@code floor} is the node's current time in
+ * microseconds, or 0 on a node marked fresh: a lost entry (eviction, expiry) reads at least {@code hw}, and a lost
+ * node (new identity) reads at least its clock. Numbers are Lua doubles, exact below 2^53 (microsecond timestamps
+ * are about 1.8e15); every number written is formatted with {@code %.0f}, never {@code tostring} ({@code 1.7e+15}).
+ * Every script reads before its first write, so an error (WRONGTYPE, OOM, READONLY) on the first write leaves
+ * nothing behind.
  */
 enum LuaScript {
     /**
-     * ARGV: owner, ttl ms, quarantine ms, resource[, token guess]. Returns {status, fence, memoryAgeMs[, holder]}:
-     * status 1 = granted, 0 = held by another owner, 2 = quarantined (memory began less than quarantine ago). The
-     * fence of a resource unknown to the node reads as a floor derived from when the node's memory began
-     * (microseconds), so a node that lost its memory never makes tokens go backwards. The returned fence is the
-     * value read before any write. When granted and the guess exceeds that fence, the guess is written as the new
-     * fence in the same atomic step as the grant (one-round fencing, see AcquireRound); '0' or absent = no guess. On status 0, holder = the first 12 hex digits
-     * of SHA-1(current value) ('' if it is not a string): tells a waiter whether one other owner holds a quorum
-     * (wait for its release) or the vote split, without revealing the owner value itself.
+     * ARGV: owner, ttl ms, quarantine ms, token guess ('0' = none), run_id ('' = read {@code INFO server} here),
+     * fence retention ms. Returns {status, fence, memoryAgeMs, quarantineMs[, holder]}: status 1 = granted, 0 =
+     * held by another owner, 2 = quarantined (memory began less than {@code max(stored q, ARGV q)} ago). The stored
+     * quarantine becomes the larger of the two and is returned. The returned fence is the value read before any
+     * write. When granted and the guess exceeds that fence, the guess is written as the resource's fence (and
+     * raises hw) in the same atomic step as the grant (one-round fencing, see AcquireRound). On status 0, holder =
+     * the first 12 hex digits of SHA-1(current value) ('' if it is not a string): tells a waiter whether one other
+     * owner holds a quorum (wait for its release) or the vote split, without revealing the owner value itself.
      */
     ACQUIRE("""
             local t = redis.call('TIME')
-            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-            local born = tonumber(redis.call('GET', KEYS[3]))
-            local fence = redis.call('HGET', KEYS[2], ARGV[4])
-            if born == nil then
-              born = now
-              redis.call('SET', KEYS[3], born)
+            local nowMs = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            local nowUs = tonumber(t[1]) * 1000000 + tonumber(t[2])
+            local run = ARGV[5]
+            """ + LuaScript.RUN_ID + """
+            local entry = tonumber(redis.call('GET', KEYS[2]))
+            local m = redis.pcall('HMGET', KEYS[3], 'run', 'born', 'hw', 'q')
+            local legacy = m['err'] ~= nil
+            if legacy then m = {false, false, false, false} end
+            local born = tonumber(m[2])
+            local hw = tonumber(m[3]) or 0
+            local stored = tonumber(m[4]) or 0
+            local q = math.max(stored, tonumber(ARGV[3]))
+            if m[1] ~= run or born == nil then
+              born = nowMs
+              if legacy then redis.call('UNLINK', KEYS[3]) end
+              redis.call('HSET', KEYS[3], 'run', run, 'born', string.format('%.0f', born),
+                'hw', string.format('%.0f', hw), 'q', string.format('%.0f', q))
+            elseif q > stored then
+              redis.call('HSET', KEYS[3], 'q', string.format('%.0f', q))
             end
-            if fence then fence = tonumber(fence) else fence = born * 1000 end
-            local q = tonumber(ARGV[3])
-            if q > 0 and now - born < q then return {2, fence, now - born} end
+            local fence = entry or hw
+            if born ~= 0 and nowUs > fence then fence = nowUs end
+            local age = nowMs - born
+            if q > 0 and age < q then return {2, fence, age, q} end
             if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-              local guess = tonumber(ARGV[5] or '0')
-              if guess > fence then redis.call('HSET', KEYS[2], ARGV[4], ARGV[5]) end
-              return {1, fence, now - born}
+              local guess = tonumber(ARGV[4])
+              if guess > fence then
+                redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[6])
+                if guess > hw then redis.call('HSET', KEYS[3], 'hw', ARGV[4]) end
+              end
+              return {1, fence, age, q}
             end
             local cur = redis.pcall('GET', KEYS[1])
             if type(cur) ~= 'string' then cur = '' else cur = string.sub(redis.sha1hex(cur), 1, 12) end
-            return {0, fence, now - born, cur}
+            return {0, fence, age, q, cur}
             """),
 
-    /** ARGV: owner, token, resource. Raises the node's fence to the token if we still hold the lock there. */
+    /**
+     * ARGV: owner, token, fence retention ms. Raises the resource's fence and the node's hw to the token if we still
+     * hold the lock there; refreshes the entry's TTL.
+     */
     WRITE_FENCE("""
             if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-            local cur = redis.call('HGET', KEYS[2], ARGV[3])
-            if (not cur) or tonumber(cur) < tonumber(ARGV[2]) then redis.call('HSET', KEYS[2], ARGV[3], ARGV[2]) end
+            local token = tonumber(ARGV[2])
+            local cur = tonumber(redis.call('GET', KEYS[2]))
+            if (not cur) or cur < token then
+              redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+            else
+              redis.call('PEXPIRE', KEYS[2], ARGV[3])
+            end
+            local hw = tonumber(redis.call('HGET', KEYS[3], 'hw'))
+            if (not hw) or hw < token then redis.call('HSET', KEYS[3], 'hw', ARGV[2]) end
             return 1
             """),
 
@@ -83,11 +124,32 @@ enum LuaScript {
             return deleted
             """),
 
-    /** Marks a node whose memory marker is missing as fresh (memory began at 0: no quarantine, fence floor 0). */
+    /**
+     * ARGV: run_id ('' = read {@code INFO server} here). Marks a node without a marker as fresh: this process's
+     * identity, born 0 (no quarantine, fence floor 0), hw 0, q 0. A node with a marker is left alone.
+     */
     MARK_FRESH("""
-            if redis.call('SET', KEYS[1], '0', 'NX') then return 1 end
-            return 0
+            if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+            local run = ARGV[1]
+            """ + LuaScript.RUN_ID + """
+            redis.call('HSET', KEYS[1], 'run', run, 'born', '0', 'hw', '0', 'q', '0')
+            return 1
             """);
+
+    /**
+     * Sets {@code run} to this process's run_id when it is '' (a plain find, no pattern: about 3.5 us per call; the
+     * transport passes the run_id it learned on the connection instead).
+     */
+    static final String RUN_ID = """
+            if run == '' then
+              local info = redis.call('INFO', 'server')
+              local i = string.find(info, 'run_id:', 1, true)
+              run = string.sub(info, i + 7, i + 46)
+            end
+            """;
+
+    /** How long a resource's fence entry outlives its last write (see README: fences). */
+    static final long FENCE_RETENTION_MS = 10 * 60 * 1000;
 
     private final String source;
     private final String sha;

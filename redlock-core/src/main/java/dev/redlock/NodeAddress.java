@@ -2,7 +2,6 @@ package dev.redlock;
 
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -70,17 +69,67 @@ final class NodeAddress {
         if (info != null && !info.isEmpty()) {
             int colon = info.indexOf(':');
             if (colon < 0) {
-                pass = decode(info);          // redis://secret@host: password only (Redis AUTH <password>)
+                pass = decode(info, index);   // redis://secret@host: password only (Redis AUTH <password>)
             } else {
-                user = colon == 0 ? null : decode(info.substring(0, colon));
-                pass = decode(info.substring(colon + 1));
+                user = colon == 0 ? null : decode(info.substring(0, colon), index);
+                pass = decode(info.substring(colon + 1), index);
             }
         }
         return new NodeAddress("rediss".equalsIgnoreCase(scheme), host, port, db, user, pass);
     }
 
-    private static String decode(String s) {
-        return URLDecoder.decode(s, StandardCharsets.UTF_8);
+    /**
+     * RFC 3986 percent-decoding of user info ({@code %XX} = one UTF-8 byte; a '+' stays a '+': form decoding, which
+     * turns it into a space, is for query strings, not for URIs' user info).
+     */
+    static String decode(String s, int index) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c != '%') {
+                out.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+                continue;
+            }
+            int hi = i + 2 < s.length() ? Character.digit(s.charAt(i + 1), 16) : -1;
+            int lo = hi >= 0 ? Character.digit(s.charAt(i + 2), 16) : -1;
+            if (lo < 0) throw new IllegalArgumentException("nodes[" + index + "] user info has a malformed %-escape");
+            out.write(hi * 16 + lo);
+            i += 2;
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Whether {@code other} reaches the same Redis database as this address: same port, database and scheme, and
+     * the same host name or (plain {@code redis://} only) host names that resolve to a common address, such as
+     * {@code localhost} and {@code 127.0.0.1}. TLS hosts are compared by name only: a TLS endpoint may route by SNI,
+     * so two names on one address can be two servers. A name that does not resolve compares by name.
+     */
+    boolean sameEndpoint(NodeAddress other) {
+        if (other.port != port || other.database != database || other.tls != tls) return false;
+        if (other.host.equalsIgnoreCase(host)) return true;
+        if (tls) return false;
+        java.util.Set<java.net.InetAddress> mine = resolve(host);
+        for (java.net.InetAddress a : resolve(other.host)) if (mine.contains(a)) return true;
+        return false;
+    }
+
+    private static java.util.Set<java.net.InetAddress> resolve(String host) {
+        try {
+            return java.util.Set.of(java.net.InetAddress.getAllByName(host));
+        } catch (java.net.UnknownHostException | SecurityException e) {
+            return java.util.Set.of();
+        } catch (IllegalArgumentException e) {   // duplicate addresses in the answer
+            return new java.util.HashSet<>(java.util.Arrays.asList(resolveArray(host)));
+        }
+    }
+
+    private static java.net.InetAddress[] resolveArray(String host) {
+        try {
+            return java.net.InetAddress.getAllByName(host);
+        } catch (java.net.UnknownHostException e) {
+            return new java.net.InetAddress[0];
+        }
     }
 
     /** Removes anything between "//" and "@" from a raw string, for error messages about unparseable input. */

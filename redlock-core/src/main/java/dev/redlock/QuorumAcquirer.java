@@ -18,8 +18,15 @@ final class QuorumAcquirer {
         this.ctx = ctx;
     }
 
+    /**
+     * Starts the rounds. The returned future is the acquisition: cancelling it (or completing it, as
+     * {@link Redlock#close()} does) stops further rounds, and a lease that a round still in flight obtains is
+     * released at once.
+     */
     CompletableFuture<HeldLease> acquire(String resource, Duration ttl, int maxRounds) {
         CompletableFuture<HeldLease> result = new CompletableFuture<>();
+        ctx.pending().put(result, resource);
+        result.whenComplete((l, e) -> ctx.pending().remove(result));
         round(resource, ttl, 1, maxRounds, result);
         return result;
     }
@@ -34,6 +41,8 @@ final class QuorumAcquirer {
             result.completeExceptionally(e);
             return;
         }
+        ctx.inFlight().add(attempt);
+        attempt.whenComplete((l, e) -> ctx.inFlight().remove(attempt));
         attempt.whenComplete((lease, error) -> {
             ctx.observeRound(ctx.ticker().nanoTime() - round.startNanos());
             if (error != null) {

@@ -38,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * first; after a split vote, after a short random pause.
  *
  * <p><b>What it guarantees.</b> While a {@link Lease} is valid, no other lease on the same resource is valid, as long
- * as node clocks do not run faster than the drift allowance and nodes that lose their memory stay out for the
- * restart quarantine. Fencing tokens of successive holders strictly increase.
+ * as node clocks do not run faster than the drift allowance, nodes cannot evict lock keys, and a node whose memory
+ * changed identity (restart, snapshot, failover, flush) stays out for the strictest restart quarantine any client
+ * stored on the nodes (it does). Fencing tokens of successive holders strictly increase (see
+ * {@link Lease#fencingToken()} for the clock assumption). {@link Preflight} checks the node settings at creation.
  *
  * <p><b>What it does not guarantee.</b> No timeout-based lock is safe on its own: a process pause after a validity
  * check lets two clients act at once. Protect data with the fencing token. After a timed-out round, a key may
@@ -70,22 +72,36 @@ public final class Redlock implements AutoCloseable {
      * Connects to every node with the library's own transport (one multiplexed connection per node, plus one for
      * release wake-ups, all on one I/O thread) and returns once every reachable node is connected, waiting at most
      * about the connect timeout ({@code max(1s, nodeTimeout)}), for all nodes in parallel. Succeeds while nodes are
-     * unreachable: they count as failed votes and are reconnected in the background.
+     * unreachable: they count as failed votes and are reconnected in the background. Then runs the preflight checks
+     * on every node that answers ({@link RedlockConfig#preflight()}).
      *
      * <p>Clients the application already manages (Redisson): {@code dev.redlock.redisson.RedissonRedlock.create} in
      * the {@code redlock-redisson} module (this used to be {@code Redlock.create(RedlockConfig, List<RedissonClient>)}).
+     *
+     * @throws RedlockException in {@link Preflight#STRICT} mode, when a node's settings break the guarantees; the
+     *                          message names each such node ({@code host:port}) and setting with its value
      */
     public static Redlock create(RedlockConfig config) {
-        return create(config, Ticker.SYSTEM, ConnectionCheck.NONE);
+        return create(config, Ticker.SYSTEM, RedlockContext::systemMicros, ConnectionCheck.NONE);
     }
 
     static Redlock create(RedlockConfig config, Ticker ticker) {
-        return create(config, ticker, ConnectionCheck.NONE);
+        return create(config, ticker, RedlockContext::systemMicros, ConnectionCheck.NONE);
+    }
+
+    /** With an injected monotonic clock and wall clock (microseconds), for tests. */
+    static Redlock create(RedlockConfig config, Ticker ticker, java.util.function.LongSupplier wallMicros) {
+        return create(config, ticker, wallMicros, ConnectionCheck.NONE);
     }
 
     /** As {@link #create(RedlockConfig)}, with a check run on every new connection before it serves lock commands. */
-    @SuppressWarnings("deprecation")   // NioEventLoopGroup: deprecated in Netty 4.2, the one NIO group in both 4.1 and 4.2
     static Redlock create(RedlockConfig config, Ticker ticker, ConnectionCheck check) {
+        return create(config, ticker, RedlockContext::systemMicros, check);
+    }
+
+    @SuppressWarnings("deprecation")   // NioEventLoopGroup: deprecated in Netty 4.2, the one NIO group in both 4.1 and 4.2
+    static Redlock create(RedlockConfig config, Ticker ticker, java.util.function.LongSupplier wallMicros,
+                          ConnectionCheck check) {
         Objects.requireNonNull(config, "config");
         int id = INSTANCES.incrementAndGet();
         // One I/O thread: a lock client sends a few small commands per round, and on one loop a round's sends,
@@ -103,7 +119,7 @@ public final class Redlock implements AutoCloseable {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw new RedlockException("could not create the Redis clients: " + e.getMessage(), e);
         }
-        Redlock r = new Redlock(newContext(config, nodes, ticker, id, loop), group);
+        Redlock r = new Redlock(newContext(config, nodes, ticker, wallMicros, id, loop), group);
         // connect every node in parallel, bounded by the connect timeout: a node that is down or stalled delays
         // start-up once, not once per node
         CompletableFuture<?>[] connects = nodes.stream().map(NodeClient::connect).toArray(CompletableFuture[]::new);
@@ -114,15 +130,30 @@ public final class Redlock implements AutoCloseable {
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             log.debug("not every node was connected at start-up", e);
         }
-        return r;
+        return r.preflight();
+    }
+
+    /**
+     * Runs the preflight checks on every node ({@link RedlockConfig#preflight()}); in STRICT mode, closes this
+     * instance and throws when a node is refused.
+     */
+    private Redlock preflight() {
+        Duration wait = ctx.config().nodeTimeout().multipliedBy(10).plusMillis(NodeClient.connectTimeoutMs(ctx.config()));
+        List<PreflightFinding> refused = ctx.preflight().atCreate(wait);
+        if (refused.isEmpty()) return this;
+        close();
+        StringBuilder msg = new StringBuilder("preflight refused ").append(refused.size()).append(" finding(s): ");
+        for (int i = 0; i < refused.size(); i++) msg.append(i == 0 ? "" : "; ").append(refused.get(i).message());
+        throw new RedlockException(msg.toString());
     }
 
     /**
      * For adapter modules, not applications: a Redlock over transports the adapter provides, one per node in the
      * order of {@code config.nodes()} (see {@link NodeTransport}). {@link #close()} calls each transport's
-     * {@code close()}.
+     * {@code close()}. Runs the preflight checks like {@link #create(RedlockConfig)}.
      *
      * @throws IllegalArgumentException when the number of transports differs from the number of nodes
+     * @throws RedlockException         in {@link Preflight#STRICT} mode, when a node's settings break the guarantees
      */
     public static Redlock create(RedlockConfig config, List<? extends NodeTransport> transports) {
         Objects.requireNonNull(config, "config");
@@ -136,15 +167,16 @@ public final class Redlock implements AutoCloseable {
             nodes.add(NodeClient.over(i, config.nodeAddresses().get(i).redacted(),
                     Objects.requireNonNull(transports.get(i), "transports[" + i + "]")));
         }
-        return new Redlock(newContext(config, nodes, Ticker.SYSTEM, INSTANCES.incrementAndGet(), null), null);
+        return new Redlock(newContext(config, nodes, Ticker.SYSTEM, RedlockContext::systemMicros,
+                INSTANCES.incrementAndGet(), null), null).preflight();
     }
 
-    private static RedlockContext newContext(RedlockConfig config, List<NodeClient> nodes, Ticker ticker, int id,
-                                             EventLoop ioLoop) {
+    private static RedlockContext newContext(RedlockConfig config, List<NodeClient> nodes, Ticker ticker,
+                                             java.util.function.LongSupplier wallMicros, int id, EventLoop ioLoop) {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, daemon("redlock-" + id + "-scheduler"));
         scheduler.setRemoveOnCancelPolicy(true);
         ExecutorService events = Executors.newSingleThreadExecutor(daemon("redlock-" + id + "-events"));
-        return new RedlockContext(config, nodes, scheduler, events, ticker, ioLoop);
+        return new RedlockContext(config, nodes, scheduler, events, ticker, ioLoop, wallMicros);
     }
 
     /** The configuration this instance runs with. */
@@ -182,17 +214,28 @@ public final class Redlock implements AutoCloseable {
 
     /**
      * Asynchronous {@link #acquire}: completes with the lease or with a {@link LockUnavailableException}. Cancelling
-     * the future abandons the attempt; a lease granted anyway is released.
+     * the future abandons the attempt: no further round starts, and a lease a round in flight obtains anyway is
+     * released at once. {@link #close()} completes it with a {@link RedlockException}.
      */
     public CompletableFuture<Lease> acquireAsync(String resource, Duration ttl) {
-        return start(resource, ttl, ctx.config().retryCount() + 1).thenApply(l -> (Lease) l);
+        CompletableFuture<HeldLease> acquisition = start(resource, ttl, ctx.config().retryCount() + 1);
+        CompletableFuture<Lease> out = new CompletableFuture<>();
+        acquisition.whenComplete((lease, e) -> {
+            if (e != null) out.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+            else if (!out.complete(lease)) lease.releaseAsync();     // cancelled meanwhile
+        });
+        // cancelling the caller's future cancels the acquisition itself (a dependent future would not)
+        out.whenComplete((l, e) -> {
+            if (out.isCancelled()) acquisition.cancel(false);
+        });
+        return out;
     }
 
     private CompletableFuture<HeldLease> start(String resource, Duration ttl, int rounds) {
         RedlockContext.checkResource(resource);
-        ctx.checkTtl(ttl);
+        Duration whole = ctx.checkTtl(ttl);
         if (closed.get()) throw new IllegalStateException("Redlock is closed");
-        return acquirer.acquire(resource, ttl, rounds);
+        return acquirer.acquire(resource, whole, rounds);
     }
 
     /**
@@ -244,16 +287,20 @@ public final class Redlock implements AutoCloseable {
         int marked = 0;
         List<String> failures = new ArrayList<>();
         List<Object> keys = List.of(ctx.markerKey());
-        for (NodeClient n : ctx.nodes()) {
+        List<CompletableFuture<Object>> sent = new ArrayList<>();
+        for (NodeClient n : ctx.nodes()) sent.add(n.eval(LuaScript.MARK_FRESH, keys, NodeClient.CONNECTION_RUN_ID));
+        // an administrative call, not a lock round: every node in parallel, with room for a slow or loaded machine
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
+                10 * ctx.config().nodeTimeout().toMillis() + NodeClient.connectTimeoutMs(ctx.config()));
+        for (int i = 0; i < sent.size(); i++) {
             try {
-                Object r = n.eval(LuaScript.MARK_FRESH, keys)
-                        .get(ctx.config().nodeTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+                Object r = sent.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (((Number) r).longValue() == 1) marked++;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new RedlockException("interrupted while marking nodes fresh", e);
             } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-                failures.add(n.name() + ": " + NodeClient.describe(e));
+                failures.add(ctx.node(i).name() + ": " + NodeClient.describe(e));
             }
         }
         if (!failures.isEmpty()) throw new RedlockException("could not mark every node fresh: " + failures);
@@ -261,13 +308,19 @@ public final class Redlock implements AutoCloseable {
     }
 
     /**
-     * Releases every lease still held by this instance (token-checked), then shuts down the clients it created,
-     * its scheduler and its event loop. Idempotent.
+     * Completes every pending acquisition exceptionally (a {@link RedlockException} saying the instance was closed),
+     * waits (about two node timeouts at most) for rounds still in flight, which release whatever they obtain, releases
+     * every lease still held by this instance (token-checked), then shuts down the clients it created, its scheduler
+     * and its event loop. Idempotent.
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) return;
-        List<CompletableFuture<?>> releases = new ArrayList<>();
+        // pending acquisitions end now; a round still in flight releases whatever it obtains (waited for below)
+        for (var p : List.copyOf(ctx.pending().entrySet())) {
+            p.getKey().completeExceptionally(new RedlockException("Redlock was closed while acquiring '" + p.getValue() + "'"));
+        }
+        List<CompletableFuture<?>> releases = new ArrayList<>(ctx.inFlight());
         for (HeldLease l : List.copyOf(ctx.live())) releases.add(l.releaseAsync());
         try {
             CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))

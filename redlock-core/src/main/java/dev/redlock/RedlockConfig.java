@@ -42,6 +42,7 @@ import java.util.Set;
  *   <tr><td>keyPrefix</td><td>{@code redlock:}</td><td>1..256 characters, no whitespace</td></tr>
  *   <tr><td>fencing</td><td>true</td><td>true / false</td></tr>
  *   <tr><td>restartQuarantine</td><td>30s</td><td>[0, 24h]; 0 turns the amnesia guard off; lease TTLs may not exceed it</td></tr>
+ *   <tr><td>preflight</td><td>STRICT</td><td>STRICT / WARN / OFF (case-insensitive in properties)</td></tr>
  *   <tr><td>tlsTrustStore, tlsTrustStorePassword</td><td>the JDK's trust store</td><td>a readable PKCS12 or JKS file
  *       that opens with the password; certificates trusted by {@code rediss://} connections</td></tr>
  *   <tr><td>tlsKeyStore, tlsKeyStorePassword</td><td>none</td><td>a readable PKCS12 or JKS file that opens with the
@@ -70,6 +71,7 @@ public final class RedlockConfig {
     private final String keyPrefix;
     private final boolean fencing;
     private final Duration restartQuarantine;
+    private final Preflight preflight;
     private final Path tlsTrustStore;
     private final String tlsTrustStorePassword;
     private final Path tlsKeyStore;
@@ -87,6 +89,7 @@ public final class RedlockConfig {
         this.keyPrefix = b.keyPrefix;
         this.fencing = b.fencing;
         this.restartQuarantine = b.restartQuarantine;
+        this.preflight = b.preflight;
         this.tlsTrustStore = b.tlsTrustStore;
         this.tlsTrustStorePassword = b.tlsTrustStorePassword;
         this.tlsKeyStore = b.tlsKeyStore;
@@ -112,6 +115,7 @@ public final class RedlockConfig {
         b.keyPrefix = keyPrefix;
         b.fencing = fencing;
         b.restartQuarantine = restartQuarantine;
+        b.preflight = preflight;
         b.tlsTrustStore = tlsTrustStore;
         b.tlsTrustStorePassword = tlsTrustStorePassword;
         b.tlsKeyStore = tlsKeyStore;
@@ -144,13 +148,14 @@ public final class RedlockConfig {
                 case "keyPrefix" -> b.keyPrefix(value);
                 case "fencing" -> b.fencing(parseBoolean(key, value));
                 case "restartQuarantine" -> b.restartQuarantine(parseDuration(key, value));
+                case "preflight" -> b.preflight(parsePreflight(key, value));
                 case "tlsTrustStore" -> b.tlsTrustStore = Path.of(value);
                 case "tlsTrustStorePassword" -> b.tlsTrustStorePassword = value;
                 case "tlsKeyStore" -> b.tlsKeyStore = Path.of(value);
                 case "tlsKeyStorePassword" -> b.tlsKeyStorePassword = value;
                 default -> throw new IllegalArgumentException("unknown property " + key + "; known: redlock.{nodes, quorum, "
                         + "driftFactor, fixedDrift, nodeTimeout, retryCount, retryDelay, retryJitter, keyPrefix, fencing, "
-                        + "restartQuarantine, tlsTrustStore, tlsTrustStorePassword, tlsKeyStore, tlsKeyStorePassword}");
+                        + "restartQuarantine, preflight, tlsTrustStore, tlsTrustStorePassword, tlsKeyStore, tlsKeyStorePassword}");
             }
         }
         if (!props.containsKey(PROPERTY_PREFIX + "nodes")) {
@@ -199,6 +204,8 @@ public final class RedlockConfig {
 
     public Duration restartQuarantine() { return restartQuarantine; }
 
+    /** What {@link Redlock#create} does about node settings that break the guarantees; default {@link Preflight#STRICT}. */
+    public Preflight preflight() { return preflight; }
     /** The trust store of {@code rediss://} connections; empty = the JDK's default trust store. */
     public Optional<Path> tlsTrustStore() { return Optional.ofNullable(tlsTrustStore); }
 
@@ -224,7 +231,7 @@ public final class RedlockConfig {
                 + ", fixedDrift=" + fixedDrift.toMillis() + "ms, nodeTimeout=" + nodeTimeout.toMillis()
                 + "ms, retryCount=" + retryCount + ", retryDelay=" + retryDelay.toMillis() + "ms, retryJitter="
                 + retryJitter.toMillis() + "ms, keyPrefix='" + keyPrefix + "', fencing=" + fencing
-                + ", restartQuarantine=" + restartQuarantine.toMillis() + "ms"
+                + ", restartQuarantine=" + restartQuarantine.toMillis() + "ms, preflight=" + preflight
                 + (tlsTrustStore != null ? ", tlsTrustStore=" + tlsTrustStore : "")
                 + (tlsKeyStore != null ? ", tlsKeyStore=" + tlsKeyStore : "") + "}";
     }
@@ -242,6 +249,14 @@ public final class RedlockConfig {
             return Double.parseDouble(v);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + " must be a decimal number, got '" + v + "'");
+        }
+    }
+
+    private static Preflight parsePreflight(String key, String v) {
+        try {
+            return Preflight.valueOf(v.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + " must be STRICT, WARN or OFF, got '" + v + "'");
         }
     }
 
@@ -281,6 +296,7 @@ public final class RedlockConfig {
         private String keyPrefix = "redlock:";
         private boolean fencing = true;
         private Duration restartQuarantine = Duration.ofSeconds(30);
+        private Preflight preflight = Preflight.STRICT;
         private Path tlsTrustStore;
         private String tlsTrustStorePassword;
         private Path tlsKeyStore;
@@ -366,6 +382,16 @@ public final class RedlockConfig {
         }
 
         /**
+         * What {@link Redlock#create} does about node settings that break the guarantees (eviction policy, replica
+         * role, clock offset, Redis version): refuse ({@link Preflight#STRICT}, the default), log
+         * ({@link Preflight#WARN}) or skip the checks ({@link Preflight#OFF}).
+         */
+        public Builder preflight(Preflight preflight) {
+            this.preflight = preflight;
+            return this;
+        }
+
+        /**
          * Certificates that {@code rediss://} connections trust, instead of the JDK's default trust store: a PKCS12 or
          * JKS file (the type is detected) and its password ({@code null} for none). {@code null} store = the default.
          */
@@ -413,6 +439,7 @@ public final class RedlockConfig {
                         + (keyPrefix == null ? "null" : "'" + keyPrefix + "'"));
             }
             checkRange("restartQuarantine", restartQuarantine, true, MAX_QUARANTINE);
+            if (preflight == null) throw new IllegalArgumentException("preflight must be STRICT, WARN or OFF, got null");
             checkStore("tlsTrustStore", tlsTrustStore, tlsTrustStorePassword);
             checkStore("tlsKeyStore", tlsKeyStore, tlsKeyStorePassword);
             return new RedlockConfig(this, parsed, q);
@@ -423,11 +450,14 @@ public final class RedlockConfig {
                 throw new IllegalArgumentException("nodes must list 1..64 redis:// URIs, got " + raw.size());
             }
             List<NodeAddress> out = new ArrayList<>(raw.size());
-            Set<NodeAddress> seen = new HashSet<>();
             for (int i = 0; i < raw.size(); i++) {
                 NodeAddress a = NodeAddress.parse(raw.get(i), i);
-                if (!seen.add(a)) {
-                    throw new IllegalArgumentException("nodes must be distinct, but nodes[" + i + "] repeats " + a.redacted());
+                for (int j = 0; j < out.size(); j++) {
+                    if (out.get(j).sameEndpoint(a)) {
+                        throw new IllegalArgumentException("nodes must be distinct, but nodes[" + i + "] " + a.redacted()
+                                + " is the same server as nodes[" + j + "] " + out.get(j).redacted()
+                                + " (same port and database, same host or address)");
+                    }
                 }
                 out.add(a);
             }
@@ -464,6 +494,9 @@ public final class RedlockConfig {
     }
 
     static String human(Duration d) {
+        if (d.compareTo(Duration.ofDays(365_000)) > 0 || d.compareTo(Duration.ofDays(-365_000)) < 0) {
+            return d.getSeconds() + "s";                  // beyond what toMillis() can hold
+        }
         if (d.isNegative()) return "-" + human(d.negated());
         long ms = d.toMillis();
         if (ms % 3_600_000 == 0 && ms > 0) return ms / 3_600_000 + "h";

@@ -29,23 +29,39 @@ final class RedlockContext {
     private final Ticker ticker;
     private final EventLoop ioLoop;
     private final int[] allNodes;
-    private final String fencesKey;
+    private final String fencePrefix;
     private final String markerKey;
+    private final java.util.function.LongSupplier wallMicros;
+    /** The strictest restart quarantine (ms) this instance has seen a node store, or asked for itself. */
+    private final java.util.concurrent.atomic.AtomicLong knownQuarantineMs = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.LongAdder fencePhases = new java.util.concurrent.atomic.LongAdder();
     private final Set<HeldLease> live = ConcurrentHashMap.newKeySet();
+    private final java.util.Map<CompletableFuture<HeldLease>, String> pending = new ConcurrentHashMap<>();
+    private final Set<CompletableFuture<HeldLease>> inFlight = ConcurrentHashMap.newKeySet();
     private final ReleaseSignals releases = new ReleaseSignals(this);
+    private final PreflightGate preflight;
     private final TokenHints tokenHints = new TokenHints();
 
     RedlockContext(RedlockConfig config, List<NodeClient> nodes, ScheduledExecutorService scheduler,
                    ExecutorService events, Ticker ticker, EventLoop ioLoop) {
+        this(config, nodes, scheduler, events, ticker, ioLoop, RedlockContext::systemMicros);
+    }
+
+    /** As above, with the wall clock (microseconds since the epoch) used for token guesses and clock checks. */
+    RedlockContext(RedlockConfig config, List<NodeClient> nodes, ScheduledExecutorService scheduler,
+                   ExecutorService events, Ticker ticker, EventLoop ioLoop, java.util.function.LongSupplier wallMicros) {
         this.config = config;
+        this.wallMicros = wallMicros;
+        this.knownQuarantineMs.set(config.restartQuarantine().toMillis());
         this.ioLoop = ioLoop;
         this.nodes = List.copyOf(nodes);
         this.scheduler = scheduler;
         this.events = events;
         this.ticker = ticker;
         this.allNodes = IntStream.range(0, nodes.size()).toArray();
-        this.fencesKey = config.keyPrefix() + "__fences";
+        this.fencePrefix = config.keyPrefix() + "__fence:";
         this.markerKey = config.keyPrefix() + "__node";
+        this.preflight = new PreflightGate(this);
     }
 
     RedlockConfig config() { return config; }
@@ -67,6 +83,12 @@ final class RedlockContext {
 
     Set<HeldLease> live() { return live; }
 
+    /** Acquisitions not completed yet, with their resource: {@link Redlock#close()} completes them. */
+    java.util.Map<CompletableFuture<HeldLease>, String> pending() { return pending; }
+
+    /** Rounds whose outcome is not known yet: {@link Redlock#close()} waits for them (bounded) before shutting down. */
+    Set<CompletableFuture<HeldLease>> inFlight() { return inFlight; }
+
     private volatile long roundEstimateNanos;
     private final java.util.concurrent.atomic.LongAdder rounds = new java.util.concurrent.atomic.LongAdder();
 
@@ -83,6 +105,9 @@ final class RedlockContext {
         roundEstimateNanos = old == 0 ? nanos : old + (nanos - old) / 8;
     }
 
+    /** When node settings are checked and what a failed check does. */
+    PreflightGate preflight() { return preflight; }
+
     /** Highest fence value seen per resource: the guess for one-round fencing. */
     TokenHints tokenHints() { return tokenHints; }
 
@@ -91,7 +116,26 @@ final class RedlockContext {
 
     String lockKey(String resource) { return config.keyPrefix() + resource; }
 
-    String fencesKey() { return fencesKey; }
+    /** The resource's fence entry on every node (a string with a TTL, see {@link LuaScript}). */
+    String fenceKey(String resource) { return fencePrefix + resource; }
+
+    /** This process's wall clock, microseconds since the epoch. */
+    long wallMicros() { return wallMicros.getAsLong(); }
+
+    static long systemMicros() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+    }
+
+    /** The quarantine to ask nodes for: the larger of ours and the strictest any node has told us about. */
+    long knownQuarantineMs() { return knownQuarantineMs.get(); }
+
+    void sawQuarantine(long ms) { knownQuarantineMs.accumulateAndGet(ms, Math::max); }
+
+    /** Acquisitions that needed the second fencing phase (the guess did not win), for tests and diagnostics. */
+    long fencePhases() { return fencePhases.sum(); }
+
+    void fencePhaseRan() { fencePhases.increment(); }
 
     String markerKey() { return markerKey; }
 
@@ -134,25 +178,29 @@ final class RedlockContext {
     }
 
     /**
-     * Validates a lease TTL against the config: it must leave validity after the drift allowance, and must not
-     * exceed the restart quarantine (else a node that forgot a lease could grant it again while it is still valid).
+     * Validates a lease TTL against the config and returns it in whole milliseconds (what the nodes get as PX, so
+     * validity is never computed on a longer TTL than the keys have): it must leave validity after the drift
+     * allowance, and must not exceed the restart quarantine (else a node that forgot a lease could grant it again
+     * while it is still valid).
      */
-    void checkTtl(Duration ttl) {
+    Duration checkTtl(Duration ttl) {
         if (ttl == null) throw new IllegalArgumentException("ttl must not be null");
-        long drift = config.driftNanos(ttl);
-        if (ttl.toNanos() <= drift || ttl.toMillis() < 1) {
+        if (ttl.compareTo(Duration.ofDays(1)) > 0) {
+            throw new IllegalArgumentException("ttl must be <= 24h, got " + RedlockConfig.human(ttl));
+        }
+        Duration whole = ttl.isNegative() ? ttl : Duration.ofMillis(ttl.toMillis());
+        long drift = whole.isNegative() ? 0 : config.driftNanos(whole);
+        if (whole.isNegative() || whole.toNanos() <= drift || whole.toMillis() < 1) {
             throw new IllegalArgumentException("ttl must be greater than the drift allowance ttl*driftFactor+fixedDrift ("
                     + RedlockConfig.human(Duration.ofNanos(drift)) + ") and at least 1ms, got " + RedlockConfig.human(ttl));
         }
         Duration q = config.restartQuarantine();
-        if (!q.isZero() && ttl.compareTo(q) > 0) {
+        if (!q.isZero() && whole.compareTo(q) > 0) {
             throw new IllegalArgumentException("ttl must be <= restartQuarantine (" + RedlockConfig.human(q)
                     + ") while the amnesia guard is on, got " + RedlockConfig.human(ttl)
                     + "; raise restartQuarantine or shorten the ttl");
         }
-        if (ttl.compareTo(Duration.ofDays(1)) > 0) {
-            throw new IllegalArgumentException("ttl must be <= 24h, got " + RedlockConfig.human(ttl));
-        }
+        return whole;
     }
 
     static void checkResource(String resource) {

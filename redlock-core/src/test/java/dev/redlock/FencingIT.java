@@ -84,7 +84,7 @@ class FencingIT {
     }
 
     /**
-     * The trap the architecture notes warn about: each node INCRs its own counter when it grants, and the token is
+     * The classic trap: each node INCRs its own counter when it grants, and the token is
      * the max of the granting nodes' counters. On the rotation above it hands out token 2 twice.
      */
     @Test

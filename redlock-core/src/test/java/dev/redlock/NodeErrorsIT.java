@@ -23,8 +23,8 @@ class NodeErrorsIT {
 
     @Test
     void wrongTypeIsAnErrorVoteAndLeavesNoKey() {
-        // the node's fence hash key holds a string: HGET answers WRONGTYPE before anything is written
-        REDIS.node(0).command("SET", RedisNodes.PREFIX + "__fences", "not-a-hash");
+        // the resource's fence entry holds a hash: GET answers WRONGTYPE before anything is written
+        REDIS.node(0).command("HSET", RedisNodes.PREFIX + "__fence:wt", "not", "a-string");
         try (Redlock redlock = Redlock.create(REDIS.config().quorum(3).retryCount(0).build())) {
             LockUnavailableException e = assertThrows(LockUnavailableException.class,
                     () -> redlock.acquire("wt", Duration.ofSeconds(5)));
@@ -37,7 +37,7 @@ class NodeErrorsIT {
             assertTrue(lease.isValid(), "two healthy nodes of three are a quorum");
             assertEquals("", REDIS.ownerOn(0, "wt"));
         }
-        REDIS.node(0).command("DEL", RedisNodes.PREFIX + "__fences");
+        REDIS.node(0).command("DEL", RedisNodes.PREFIX + "__fence:wt");
     }
 
     @Test
@@ -64,7 +64,9 @@ class NodeErrorsIT {
             RedisNode noauth = RedisNode.start(false, "--requirepass", "the-password");
             extra.add(noauth);
             List<String> nodes = List.of(oom.uri(), readonly.uri(), noauth.uri(), REDIS.uris().get(1), REDIS.uris().get(2));
-            try (Redlock redlock = Redlock.create(REDIS.config().nodes(nodes).quorum(3).retryCount(0).build())) {
+            // preflight off: this test is about the error votes such nodes give (PreflightIT refuses them up front)
+            try (Redlock redlock = Redlock.create(REDIS.config().nodes(nodes).quorum(3).retryCount(0)
+                    .preflight(Preflight.OFF).build())) {
                 LockUnavailableException e = assertThrows(LockUnavailableException.class,
                         () -> redlock.acquire("errs", Duration.ofSeconds(5)));
                 assertEquals(NodeOutcome.Kind.ERROR, e.outcomes().get(0).kind(), e.getMessage());

@@ -6,13 +6,13 @@ import dev.redlock.testing.PublicTypes;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The public surface of dev.redlock is the contract of architecture.md, and nothing more; the SPI is one interface. */
+/** The public surface of dev.redlock is the contract the README documents, and nothing more; the SPI is one interface. */
 class PublicApiTest {
 
     @Test
     void onlyTheContractIsPublic() throws Exception {
         assertEquals(Set.of("Lease", "LeaseLostException", "LockUnavailableException", "LockedTask",
-                "NodeOutcome", "NodeOutcome$Kind", "Redlock", "RedlockConfig", "RedlockConfig$Builder",
+                "NodeOutcome", "NodeOutcome$Kind", "Preflight", "Redlock", "RedlockConfig", "RedlockConfig$Builder",
                 "RedlockException"), PublicTypes.in(Redlock.class, "dev.redlock"));
     }
 

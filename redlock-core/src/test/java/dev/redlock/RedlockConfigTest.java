@@ -115,6 +115,7 @@ class RedlockConfigTest {
                 "redlock.keyPrefix = app:",
                 "redlock.fencing = false",
                 "redlock.restartQuarantine = 1m",
+                "redlock.preflight = warn",
                 "other.key = ignored"));
         RedlockConfig c = RedlockConfig.load(file);
         assertEquals(3, c.nodes().size());
@@ -128,10 +129,13 @@ class RedlockConfigTest {
         assertEquals("app:", c.keyPrefix());
         assertFalse(c.fencing());
         assertEquals(Duration.ofMinutes(1), c.restartQuarantine());
+        assertEquals(Preflight.WARN, c.preflight());
+        assertEquals(Preflight.STRICT, RedlockConfig.builder().nodes("redis://127.0.0.1:7001").build().preflight());
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"redlock.qourum=3", "redlock.retryCount=many", "redlock.fencing=yes", "redlock.nodeTimeout=fast"})
+    @ValueSource(strings = {"redlock.qourum=3", "redlock.retryCount=many", "redlock.fencing=yes", "redlock.nodeTimeout=fast",
+            "redlock.preflight=lenient"})
     void badPropertiesNameTheKey(String line) throws IOException {
         Properties p = new Properties();
         p.load(new java.io.StringReader("redlock.nodes=redis://127.0.0.1:7001\n" + line));
@@ -144,5 +148,31 @@ class RedlockConfigTest {
     void nodesPropertyIsRequired() {
         String msg = assertThrows(IllegalArgumentException.class, () -> RedlockConfig.fromProperties(new Properties())).getMessage();
         assertTrue(msg.contains("redlock.nodes"), msg);
+    }
+
+    @Test
+    void hugeDurationsAreRejectedNamingTheFieldInsteadOfOverflowing() {
+        Duration huge = Duration.ofSeconds(Long.MAX_VALUE);
+        assertTrue(invalid(b -> b.restartQuarantine(huge)).startsWith("restartQuarantine must be in [0, 24h]"));
+        assertTrue(invalid(b -> b.nodeTimeout(huge)).startsWith("nodeTimeout must be in (0, 60s]"));
+        assertTrue(invalid(b -> b.retryDelay(huge.negated())).startsWith("retryDelay must be in [0, 60s]"));
+    }
+
+    @Test
+    void userInfoIsPercentDecodedNotFormDecoded() {
+        RedlockConfig c = RedlockConfig.builder().nodes("redis://us%40er:a+b%2Bc%3Ad@127.0.0.1:7001").build();
+        assertEquals("us@er", c.nodeAddresses().get(0).username());
+        assertEquals("a+b+c:d", c.nodeAddresses().get(0).password(), "a '+' is a plus in a URI, not a space");
+        assertTrue(invalid(b -> b.nodes("redis://u:bad%zz@127.0.0.1:1")).contains("nodes[0]"));
+    }
+
+    @Test
+    void nodesThatResolveToTheSameAddressArePlainDuplicates() {
+        assertTrue(invalid(b -> b.nodes("redis://localhost:7001", "redis://127.0.0.1:7001"))
+                .startsWith("nodes must be distinct, but nodes[1]"));
+        assertTrue(invalid(b -> b.nodes("redis://LOCALHOST:7001/2", "redis://127.0.0.1:7001/2"))
+                .startsWith("nodes must be distinct"));
+        RedlockConfig.builder().nodes("redis://localhost:7001", "redis://127.0.0.1:7001/1").build();   // another db
+        RedlockConfig.builder().nodes("redis://localhost:7001", "redis://127.0.0.1:7002").build();
     }
 }

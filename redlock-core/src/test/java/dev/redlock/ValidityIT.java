@@ -65,4 +65,29 @@ class ValidityIT {
             assertEquals(Duration.ofMillis(2000 - 20 - 2), lease.remainingValidity());
         }
     }
+
+    @Test
+    void aSubMillisecondPartOfTheTtlIsNotCountedAsValidity() {
+        FakeTicker t = new FakeTicker();
+        RedlockConfig cfg = REDIS.config().driftFactor(0).fixedDrift(Duration.ZERO).build();
+        try (Redlock redlock = Redlock.create(cfg, t);
+             Lease lease = redlock.acquire("sub", Duration.ofNanos(300_900_000))) {
+            // the nodes got PX 300: a validity of 300.9 ms would outlive the keys by 0.9 ms
+            assertEquals(Duration.ofMillis(300), lease.remainingValidity());
+        }
+    }
+
+    @Test
+    void anOverflowingTtlIsAnIllegalArgumentNamingTheField() {
+        try (Redlock redlock = Redlock.create(REDIS.config().build())) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> redlock.acquire("big", Duration.ofSeconds(Long.MAX_VALUE)));
+            assertTrue(e.getMessage().startsWith("ttl must be"), e.getMessage());
+            try (Lease lease = redlock.acquire("big", Duration.ofSeconds(1))) {
+                IllegalArgumentException x = assertThrows(IllegalArgumentException.class,
+                        () -> lease.extend(Duration.ofSeconds(Long.MAX_VALUE)));
+                assertTrue(x.getMessage().startsWith("ttl must be"), x.getMessage());
+            }
+        }
+    }
 }

@@ -4,7 +4,6 @@ import dev.redlock.Lease;
 import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
 import dev.redlock.testkit.RedisCluster;
-import dev.redlock.testkit.RedisNode;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -46,8 +45,8 @@ public class AcquireReleaseBenchmark {
     @Setup(Level.Trial)
     public void start() {
         cluster = RedisCluster.start(nodes);
-        for (RedisNode n : cluster.nodes()) n.command("SET", "redlock:__node", "0", "NX");
         redlock = Redlock.create(RedlockConfig.builder().nodes(cluster.uris()).fencing(fencing).build());
+        redlock.markNodesFresh();
     }
 
     @TearDown(Level.Trial)

@@ -3,7 +3,8 @@ package dev.redlock.bench;
 import com.google.gson.GsonBuilder;
 import dev.redlock.testkit.RedisBinary;
 import dev.redlock.testkit.RedisCluster;
-import dev.redlock.testkit.RedisNode;
+import dev.redlock.Redlock;
+import dev.redlock.RedlockConfig;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -81,7 +82,7 @@ public final class SideBySide {
         int maxN = o.runs("W4") ? 9 : 5;
         List<Map<String, Map<String, Map<String, Double>>>> runs = new ArrayList<>();
         try (RedisCluster cluster = RedisCluster.start(maxN)) {
-            for (RedisNode n : cluster.nodes()) n.command("SET", "redlock:__node", "0", "NX");  // = markNodesFresh()
+            markFresh(cluster);
             meta.put("redis_version", cluster.node(0).command("INFO", "server").lines()
                     .filter(l -> l.startsWith("redis_version")).findFirst().orElse("?"));
             warmUp(o, cluster, node);
@@ -90,7 +91,7 @@ public final class SideBySide {
                 runs.add(runOnce(o, cluster, node, r));
                 cluster.heal();
                 cluster.flushAll();
-                for (RedisNode n : cluster.nodes()) n.command("SET", "redlock:__node", "0", "NX");
+                markFresh(cluster);
             }
         } finally {
             if (node != null) node.close();
@@ -352,5 +353,12 @@ public final class SideBySide {
         String name = json.getFileName().toString();
         Path md = json.resolveSibling((name.endsWith(".json") ? name.substring(0, name.length() - 5) : name) + ".md");
         Files.writeString(md, (String) out.get("table"));
+    }
+
+    /** Marks brand-new nodes fresh (no restart quarantine), as {@code Redlock.markNodesFresh()} does. */
+    static void markFresh(RedisCluster cluster) {
+        try (Redlock r = Redlock.create(RedlockConfig.builder().nodes(cluster.uris()).build())) {
+            r.markNodesFresh();
+        }
     }
 }

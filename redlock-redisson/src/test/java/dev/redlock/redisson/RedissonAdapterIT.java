@@ -59,7 +59,8 @@ class RedissonAdapterIT {
 
     @Test
     void nodeErrorsAreErrorVotesWithTheirTextAndTheClientsStayOpen() {
-        cluster.node(0).command("SET", "redlock:__fences", "not-a-hash");
+        // the resource's fence entry holds a hash: GET answers WRONGTYPE before anything is written
+        cluster.node(0).command("HSET", "redlock:__fence:wt", "not", "a-string");
         List<org.redisson.api.RedissonClient> cs = clients.connect(cluster.uris());
         try (Redlock redlock = RedissonRedlock.create(config().quorum(3).retryCount(0).build(), cs)) {
             LockUnavailableException e = assertThrows(LockUnavailableException.class,

@@ -31,6 +31,25 @@ public final class RedisBinary {
         return p;
     }
 
+    /**
+     * The Linux binary bundled in the embedded-redis artifact (Redis 6.2), extracted once, whatever is on the PATH:
+     * for what only it can do (it starts under libfaketime; Debian's 7.0 build does not).
+     *
+     * @throws IllegalStateException on a platform the artifact has no binary for
+     */
+    public static Path embedded() {
+        Path p = embedded;
+        if (p == null) {
+            synchronized (RedisBinary.class) {
+                if (embedded == null) embedded = extractBundled();
+                p = embedded;
+            }
+        }
+        return p;
+    }
+
+    private static volatile Path embedded;
+
     /** Where the binary came from, for reports: "env", "path" or "embedded-redis". */
     public static String origin() {
         if (System.getenv("REDIS_SERVER") != null) return "env REDIS_SERVER";

@@ -36,6 +36,7 @@ public final class FaketimeServer implements ServerProcess {
     }
 
     private final Path lib;
+    private volatile Path binary = RedisBinary.path();
     private final int port;
     private final boolean aof;
     private final Path dir;
@@ -77,8 +78,24 @@ public final class FaketimeServer implements ServerProcess {
             s.writeControl();
             LIVE.add(s);
             if (!s.launch()) {
-                s.close();
-                throw new IllegalStateException("redis-server did not start under libfaketime (" + lib + ")");
+                // Debian's 7.0 build aborts under libfaketime (jemalloc); the embedded 6.2 binary does not
+                Path first = s.binary;
+                Path bundled = null;
+                try {
+                    bundled = RedisBinary.embedded();
+                } catch (RuntimeException e) {
+                    // no bundled binary on this platform
+                }
+                if (bundled == null || bundled.equals(first)) {
+                    s.close();
+                    throw new IllegalStateException("redis-server did not start under libfaketime (" + lib + ")");
+                }
+                s.binary = bundled;
+                if (!s.launch()) {
+                    s.close();
+                    throw new IllegalStateException("neither " + first + " nor the embedded 6.2 binary started under "
+                            + "libfaketime (" + lib + ")");
+                }
             }
             return s;
         } catch (IOException e) {
@@ -86,7 +103,12 @@ public final class FaketimeServer implements ServerProcess {
         }
     }
 
-    /** Moves the clock forward by {@code d} from now on. */
+    /** The redis-server executable this node runs (the PATH one, or the embedded 6.2 binary as the fallback). */
+    public Path binary() {
+        return binary;
+    }
+
+    /** Moves the clock by {@code d} from now on (forward; a negative {@code d} sets it back). */
     public synchronized void jump(Duration d) {
         offsetSeconds += d.toNanos() / 1e9;
         writeControl();
@@ -117,7 +139,7 @@ public final class FaketimeServer implements ServerProcess {
     }
 
     private boolean launch() throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(RedisBinary.path().toString(), "--port", Integer.toString(port),
+        List<String> cmd = new ArrayList<>(List.of(binary.toString(), "--port", Integer.toString(port),
                 "--bind", "127.0.0.1", "--protected-mode", "no", "--daemonize", "no", "--dir", dir.toString(),
                 "--save", "", "--logfile", "", "--loglevel", "warning"));
         cmd.addAll(aof ? List.of("--appendonly", "yes", "--appendfsync", "always") : List.of("--appendonly", "no"));

@@ -199,6 +199,27 @@ public final class Nemesis implements AutoCloseable {
                 n::resume);
     }
 
+    /**
+     * Fails node {@code node} over to {@code replica}: the replica is promoted ({@code REPLICAOF NO ONE}) and every
+     * proxy of the node, in every proxy set, is re-pointed to it (Toxiproxy closes the proxies' open connections,
+     * as a failover behind a stable address does). Not undone on heal: a failover is not rolled back.
+     */
+    public void failover(int node, ServerProcess replica) {
+        if (skipping("failover", "node " + node)) return;
+        long start = History.now();
+        replica.command("REPLICAOF", "NO", "ONE");
+        String upstream = cluster.toxiproxy().upstreamHost() + ":" + replica.port();
+        for (String set : cluster.proxySets()) {
+            Proxy p = cluster.proxy(set, node);
+            io(() -> p.setUpstream(upstream));
+        }
+        settle();
+        try (FaultHandle h = open("failover", "node " + node + " failed over to the replica on port " + replica.port()
+                + " (promoted, every proxy re-pointed)", new int[] {node}, List.of(), false, start, () -> { })) {
+            log.debug("failed over {}", h);
+        }
+    }
+
     // ---- clocks ----
 
     /**

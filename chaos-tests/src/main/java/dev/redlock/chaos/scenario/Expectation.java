@@ -1,7 +1,7 @@
 package dev.redlock.chaos.scenario;
 
 /**
- * What a scenario claims (chaos.md's table).
+ * What a scenario claims (the README's chaos suite table).
  */
 public enum Expectation {
     /**
@@ -11,5 +11,10 @@ public enum Expectation {
      */
     VIOLATION,
     /** The lock holds: no overlap, no stale write accepted by either store, no lost update. */
-    SAFE
+    SAFE,
+    /**
+     * The library refuses the nodes before anything runs ({@code Redlock.create} with {@code Preflight.STRICT}
+     * throws, naming the node and the setting); the script checks the refusal, and like SAFE nothing may overlap.
+     */
+    REFUSED
 }

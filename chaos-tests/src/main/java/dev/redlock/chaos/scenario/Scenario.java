@@ -3,7 +3,7 @@ package dev.redlock.chaos.scenario;
 import java.util.Objects;
 
 /**
- * One scenario of chaos.md: what fault, what outcome it claims, with what settings, and the script that injects the
+ * One scenario of the chaos suite: what fault, what outcome it claims, with what settings, and the script that injects the
  * fault and drives the clients. Immutable; {@link #withSeed} and {@link #withSettings} return copies. Run it with
  * {@link ScenarioRunner}.
  *

@@ -105,7 +105,7 @@ public final class ScenarioRunner {
                     if (i != st.clockNode()) return startNode(st.aof());
                     try {
                         FaketimeServer f = FaketimeServer.start(st.aof());
-                        clockMode[0] = "faketime (" + FaketimeServer.library() + ")";
+                        clockMode[0] = "faketime (" + FaketimeServer.library() + ", " + f.binary() + ")";
                         return f;
                     } catch (RuntimeException e) {
                         clockMode[0] = "simulated-ttl (faketime failed: " + e.getMessage() + ")";

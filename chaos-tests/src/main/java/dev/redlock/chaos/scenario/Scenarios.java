@@ -6,7 +6,7 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
- * The scenarios of chaos.md as code, with the settings they run with (5 nodes, quorum 3, TTLs of 300-1000 ms, so
+ * The scenarios of the README's chaos suite table as code, with the settings they run with (5 nodes, quorum 3, TTLs of 300-1000 ms, so
  * each runs in seconds). Scenario 4 has three variants: the amnesia guard (4a), AOF {@code appendfsync always}
  * (4b), and a restart delayed past the TTL (4c). Seeds are 0 (a fresh seed per run, printed) unless
  * {@code -Dchaos.seed} is given.
@@ -27,7 +27,7 @@ public final class Scenarios {
     }
 
     private static final List<Scenario> ALL;
-    private static final List<Scenario> ALL_CHAOS_MD = List.of(
+    private static final List<Scenario> CORE = List.of(
             new Scenario("1", "contention", "no fault, 5 clients contending for one lock", Expectation.SAFE,
                     Settings.defaults().withTtl(ms(400)).withClients(5).withDuration(ms(3000)),
                     Scripts::contention),
@@ -96,13 +96,14 @@ public final class Scenarios {
                     ctx -> Scripts.splitVote(ctx, ms(40), ms(200)), OWN_PROXIES));
 
     static {
-        List<Scenario> all = new java.util.ArrayList<>(ALL_CHAOS_MD);
+        List<Scenario> all = new java.util.ArrayList<>(CORE);
+        all.addAll(DeploymentScripts.scenarios());
         all.addAll(WatchdogScripts.SCENARIOS);
         all.addAll(LateGrantScripts.SCENARIOS);
         ALL = List.copyOf(all);
     }
 
-    /** Every scenario, in order: chaos.md's, then those defined next to their bodies, by family. */
+    /** Every scenario, in order: the core catalogue, then the families kept beside their bodies (deployments d1a..d6, watchdog W1..W3, late grants L1). */
     public static List<Scenario> all() {
         return ALL;
     }
@@ -116,7 +117,7 @@ public final class Scenarios {
     }
 
     /**
-     * A scenario by id ("1".."14", "4a", "4b", "4c", "W1".."W3", "L1"; "4" is "4a").
+     * A scenario by id ("1".."14", "4a", "4b", "4c", "d1a".."d6", "W1".."W3", "L1"; "4" is "4a").
      *
      * @throws NoSuchElementException for an unknown id
      */

@@ -1,0 +1,390 @@
+package dev.redlock.chaos.scenario;
+
+import dev.redlock.Preflight;
+import dev.redlock.RedlockConfig;
+import dev.redlock.RedlockException;
+import dev.redlock.chaos.cluster.ChaosCluster;
+import dev.redlock.chaos.cluster.FaketimeServer;
+import dev.redlock.chaos.cluster.ServerProcess;
+import dev.redlock.chaos.history.Event;
+import dev.redlock.chaos.history.History;
+import dev.redlock.chaos.nemesis.ClockMode;
+import dev.redlock.chaos.nemesis.FaultHandle;
+import dev.redlock.chaos.workload.Held;
+import dev.redlock.chaos.workload.Reads;
+import dev.redlock.chaos.workload.WorkloadClient;
+import eu.rekawek.toxiproxy.Proxy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * Scenarios of the Redis deployments people run, definitions next to their bodies: restarts that reload persisted
+ * state (an RDB snapshot, AOF {@code everysec}), a failover to a lagging replica, eviction under memory pressure,
+ * a node restarted with its clock behind, and clients with different restart quarantines. Each forces its
+ * interleaving explicitly, like {@link Scripts}.
+ */
+@SuppressWarnings("try") // fault handles are opened for their heal-in-finally, not referenced
+final class DeploymentScripts {
+    private static final Duration SETUP = Duration.ofSeconds(3);
+    /** Kills and restarts a node, and partitions client 0 alone (its own proxies). */
+    private static final Needs RESTART = Needs.NOTHING.withProcessControl().withOwnProxies();
+
+    private DeploymentScripts() {}
+
+    private static Duration ms(long m) {
+        return Duration.ofMillis(m);
+    }
+
+    /** The scenarios of this family, in order. */
+    static List<Scenario> scenarios() {
+        Settings guarded = Settings.defaults().withTtl(ms(600)).withOwnProxies(Set.of(0));
+        return List.of(
+                new Scenario("d1a", "RDB restart", "node of the holder's majority killed -9 and restarted from an RDB "
+                        + "snapshot taken before the holder acquired (marker and fences come back, the lock does not); "
+                        + "guard on", Expectation.SAFE, guarded, ctx -> rdbRestart(ctx, false), RESTART),
+                new Scenario("d1b", "RDB restart, identity check off", "as d1a, and the harness rewrites the restarted "
+                        + "node's marker to the new process's run_id (what a library without the identity check sees)",
+                        Expectation.VIOLATION, guarded, ctx -> rdbRestart(ctx, true), RESTART),
+                new Scenario("d2", "AOF everysec restart", "nodes with appendfsync everysec; node of the holder's "
+                        + "majority killed -9 right after the acknowledged acquire and restarted at once; guard on",
+                        Expectation.SAFE, guarded.withAof(true),
+                        ctx -> {
+                            for (ServerProcess n : ctx.cluster().nodes()) n.command("CONFIG", "SET", "appendfsync", "everysec");
+                            ctx.history().note("every node: appendonly yes, appendfsync everysec");
+                            Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, false);
+                        }, RESTART),
+                new Scenario("d3", "failover to a lagging replica", "a real replica of a node of the holder's majority, "
+                        + "its replication link cut before the holder acquired; the node fails over to it (promoted, the "
+                        + "node's proxies re-pointed)", Expectation.SAFE, guarded.withRounds(1),
+                        DeploymentScripts::failover, RESTART),
+                new Scenario("d4a", "eviction, preflight OFF", "maxmemory + volatile-lru on every node; memory "
+                        + "pressure evicts the holder's key on a node of its majority; clients with Preflight.OFF",
+                        Expectation.VIOLATION, Settings.defaults().withTtl(ms(800)).withRestartQuarantine(Duration.ZERO)
+                                .withOwnProxies(Set.of(0)), DeploymentScripts::eviction, Needs.NOTHING.withOwnProxies()),
+                new Scenario("d4b", "eviction, preflight STRICT", "the same nodes; a client with the default "
+                        + "Preflight.STRICT", Expectation.REFUSED,
+                        Settings.defaults().withTtl(ms(800)).withRestartQuarantine(Duration.ZERO),
+                        // reconfigures the nodes' memory: only nodes the harness started
+                        DeploymentScripts::evictionRefused, Needs.NOTHING.withProcessControl()),
+                new Scenario("d5", "clock behind after restart", "a node restarted with its clock 5 s behind the "
+                        + "others (libfaketime; simulated without it) under a workload; guard on", Expectation.SAFE,
+                        Settings.defaults().withTtl(ms(500)).withClockNode(2).withDuration(ms(1500)),
+                        DeploymentScripts::clockBehind, Needs.NOTHING.withProcessControl()),
+                new Scenario("d6", "mixed quarantines", "holder's group: restartQuarantine 2 s, TTL 1 s; the other "
+                        + "group: 300 ms, TTL 300 ms; a node of the holder's majority restarted without persistence",
+                        Expectation.SAFE, Settings.defaults().withTtl(ms(1000)).withOwnProxies(Set.of(0)),
+                        DeploymentScripts::mixedQuarantines, RESTART));
+    }
+
+    // ---- d1a, d1b ----
+
+    /**
+     * Tokens are issued on every node; node v's snapshot is taken (SAVE); A acquires on a majority M containing v
+     * (tokens written after the snapshot); v is killed -9 and restarted: it reloads the snapshot, with its marker and
+     * older fences, without A's key. B asks while A holds. With the identity check, v's marker names the old
+     * process: v is quarantined and B is refused. Without it (the twin), B wins on v + the other two, with a token
+     * from the old fences: both write, the higher token first, so the lower one is the stale write.
+     */
+    static void rdbRestart(ScenarioContext ctx, boolean identityCheckOff) {
+        Random rnd = ctx.random();
+        WorkloadClient a = ctx.client(0), b = ctx.client(1);
+        int n = ctx.settings().nodes();
+        for (int round = 0; round < ctx.settings().rounds(); round++) {
+            int v = rnd.nextInt(n);
+            int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+            for (int i = 0; i < 2; i++) {
+                Held h = Scripts.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
+                a.write(h, a.read());
+                a.release(h);
+            }
+            ServerProcess victim = ctx.cluster().node(v);
+            victim.command("SAVE");
+            ctx.history().note("round " + round + ": snapshot of node " + v + " taken (SAVE)");
+            for (int i = 0; i < 2; i++) {   // tokens after the snapshot, on the majority only
+                Held h = Scripts.acquireOnMajority(ctx, a, others);
+                a.write(h, a.read());
+                a.release(h);
+            }
+            Held ha = Scripts.acquireOnMajority(ctx, a, others);
+            ctx.nemesis().killAndRestart(v);
+            ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
+            if (identityCheckOff) {
+                String run = runId(victim);
+                victim.command("HSET", ScenarioRunner.KEY_PREFIX + "__node", "run", run);
+                ctx.history().note("round " + round + ": identity check off: node " + v + "'s marker rewritten to run_id "
+                        + run + " (the reloaded snapshot named the old process)");
+            }
+            secondHolderWhileAHolds(ctx, a, ha, b, identityCheckOff, round, ctx.ttl(), ctx.ttl());
+        }
+    }
+
+    /**
+     * B asks while A still holds. When a second holder is expected, both write (the higher token first, so the other
+     * is the stale write); else B must be refused, A writes, and B acquires once A released and the restarted node's
+     * quarantine passed.
+     */
+    private static void secondHolderWhileAHolds(ScenarioContext ctx, WorkloadClient a, Held ha, WorkloadClient b,
+                                                boolean expectSecondHolder, int round, Duration ttlB, Duration patienceTtl) {
+        Random rnd = ctx.random();
+        long until = ha.deadlineNanos() - Duration.ofMillis(150).toNanos();
+        Optional<Held> hb = b.acquire(ttlB, until, new Random(rnd.nextLong()), Duration.ofMillis(5), Duration.ofMillis(3));
+        if (expectSecondHolder) {
+            ctx.check("round " + round + ": B acquired while A held", hb.isPresent(), "");
+        } else {
+            ctx.check("round " + round + ": B refused while A held", hb.isEmpty(),
+                    hb.map(h -> "B got token " + h.token() + ", A holds " + ha.token()).orElse(""));
+        }
+        List<Held> holders = new ArrayList<>(List.of(ha));
+        hb.ifPresent(holders::add);
+        holders.sort(Comparator.comparingLong(Held::token).reversed());
+        for (Held h : holders) {
+            WorkloadClient c = h == ha ? a : b;
+            if (h.lease().isValid()) c.write(h, c.read());
+            else c.noteLost(h, "validity ran out before the write");
+        }
+        a.release(ha);
+        hb.ifPresent(b::release);
+        if (hb.isEmpty()) {
+            Duration patience = patienceTtl.multipliedBy(3).plus(ctx.settings().restartQuarantine());
+            Held later = Scripts.must(b.acquire(ttlB, History.now() + patience.toNanos(), new Random(rnd.nextLong()),
+                    Duration.ofMillis(5), Duration.ofMillis(3)), "B could not acquire after A released");
+            b.write(later, b.read());
+            b.release(later);
+        }
+        ScenarioContext.sleep(Duration.ofMillis(50));
+    }
+
+    private static String runId(ServerProcess node) {
+        String info = node.command("INFO", "server");
+        int i = info.indexOf("run_id:");
+        return info.substring(i + 7, i + 47);
+    }
+
+    // ---- d3 ----
+
+    /**
+     * A real replica R of node v, replicating through a proxy of its own; once in sync (marker and fences copied)
+     * the link is cut, so R lags. A acquires on a majority containing v. v fails over to R: R is promoted and v's
+     * proxies are re-pointed to it. R's marker names v's process, not R's: R is a new identity and is quarantined,
+     * so B is refused while A holds.
+     */
+    static void failover(ScenarioContext ctx) {
+        Random rnd = ctx.random();
+        WorkloadClient a = ctx.client(0), b = ctx.client(1);
+        int n = ctx.settings().nodes();
+        int v = rnd.nextInt(n);
+        int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+        ServerProcess replica = ChaosCluster.plainNode(false);
+        Proxy link = null;
+        try {
+            link = ctx.cluster().toxiproxy().client().createProxy("rl-repl-" + replica.port(),
+                    ctx.cluster().toxiproxy().listenHost() + ":0",
+                    ctx.cluster().toxiproxy().upstreamHost() + ":" + ctx.cluster().node(v).port());
+            String listen = link.getListen();
+            replica.command("REPLICAOF", listen.substring(0, listen.lastIndexOf(':')),
+                    listen.substring(listen.lastIndexOf(':') + 1));
+            for (int i = 0; i < 2; i++) {
+                Held h = Scripts.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
+                a.write(h, a.read());
+                a.release(h);
+            }
+            String marker = ScenarioRunner.KEY_PREFIX + "__node";
+            boolean synced = ScenarioContext.await(() -> replica.command("INFO", "replication").contains("master_link_status:up")
+                    && replica.command("HGET", marker, "hw").equals(ctx.cluster().node(v).command("HGET", marker, "hw")), SETUP);
+            if (!synced) throw new IllegalStateException("scenario set-up failed: the replica did not sync with node " + v);
+            link.disable();
+            ctx.history().note("replica on port " + replica.port() + " of node " + v + " in sync; replication link cut");
+            Held ha = Scripts.acquireOnMajority(ctx, a, others);
+            ctx.nemesis().failover(v, replica);
+            ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
+            secondHolderWhileAHolds(ctx, a, ha, b, false, 0, ctx.ttl(), ctx.ttl());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the replication proxy", e);
+        } finally {
+            if (link != null) {
+                try {
+                    link.delete();
+                } catch (IOException e) {
+                    ctx.history().note("could not delete the replication proxy: " + e);
+                }
+            }
+            replica.close();
+        }
+    }
+
+    // ---- d4a, d4b ----
+
+    /** Every node: volatile-lru with maxmemory a little above what it uses now. */
+    private static void evictingNodes(ScenarioContext ctx) {
+        for (ServerProcess n : ctx.cluster().nodes()) {
+            long used = Long.parseLong(info(n, "memory", "used_memory"));
+            n.command("CONFIG", "SET", "maxmemory-policy", "volatile-lru");
+            n.command("CONFIG", "SET", "maxmemory", Long.toString(used + 4 * 1024 * 1024));
+        }
+        ctx.history().note("every node: maxmemory-policy volatile-lru, maxmemory = used + 4 MB");
+    }
+
+    private static String info(ServerProcess n, String section, String field) {
+        for (String line : n.command("INFO", section).split("\r?\n")) {
+            if (line.startsWith(field + ":")) return line.substring(field.length() + 1).trim();
+        }
+        throw new IllegalStateException("INFO " + section + " has no " + field);
+    }
+
+    private static RedlockConfig clientConfig(ScenarioContext ctx, String set, Preflight preflight) {
+        return ScenarioRunner.config(ctx.settings(), ctx.cluster().uris(set)).toBuilder().preflight(preflight).build();
+    }
+
+    /**
+     * With Preflight.OFF clients: A holds on a majority M; node v of M is filled with keys without a TTL until
+     * volatile-lru evicts A's key (every key with a TTL is a candidate, and lock keys all have one); the filler is
+     * deleted again. B wins on v + the other two while A holds. v's high-water mark survived (the marker has no
+     * TTL), so B's token is higher: B writes first, A's later write is the stale one.
+     */
+    static void eviction(ScenarioContext ctx) {
+        Random rnd = ctx.random();
+        int n = ctx.settings().nodes();
+        evictingNodes(ctx);
+        WorkloadClient a = new WorkloadClient(0, clientConfig(ctx, "c0", Preflight.OFF), ctx.history(), ctx.resource(),
+                ScenarioRunner.LOCK_NAME);
+        WorkloadClient b = new WorkloadClient(1, clientConfig(ctx, ChaosCluster.MAIN, Preflight.OFF), ctx.history(),
+                ctx.resource(), ScenarioRunner.LOCK_NAME);
+        try {
+            a.warmUp(ctx.ttl());
+            b.warmUp(ctx.ttl());
+            for (int round = 0; round < ctx.settings().rounds(); round++) {
+                int v = rnd.nextInt(n);
+                int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+                Held ha = Scripts.acquireOnMajority(ctx, a, others);
+                boolean evicted = fillUntilEvicted(ctx.cluster().node(v), ctx.lockKey());
+                ctx.check("round " + round + ": memory pressure evicted A's key on node " + v, evicted, "");
+                ctx.history().note("round " + round + ": node " + v + " evicted A's key under memory pressure");
+                secondHolderWhileAHolds(ctx, a, ha, b, true, round, ctx.ttl(), ctx.ttl());
+            }
+        } finally {
+            a.close();
+            b.close();
+        }
+    }
+
+    /** SETs 100 kB values without a TTL on {@code node} until {@code key} is evicted (or OOM), then deletes them. */
+    private static boolean fillUntilEvicted(ServerProcess node, String key) {
+        String value = "x".repeat(100 * 1024);
+        int i = 0;
+        try {
+            while (i < 400 && node.command("EXISTS", key).equals("1")) {
+                String r = node.command("SET", "fill:" + i, value);
+                i++;
+                if (r.startsWith("ERR:")) break;   // OOM: nothing with a TTL was left to evict
+            }
+            return node.command("EXISTS", key).equals("0");
+        } finally {
+            for (int k = 0; k < i; k++) node.command("DEL", "fill:" + k);
+        }
+    }
+
+    /** The same nodes; a client with the default Preflight.STRICT must be refused at creation. */
+    static void evictionRefused(ScenarioContext ctx) {
+        evictingNodes(ctx);
+        RedlockConfig strict = clientConfig(ctx, ChaosCluster.MAIN, Preflight.STRICT);
+        try {
+            new WorkloadClient(0, strict, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME).close();
+            ctx.check("Redlock.create refuses the evicting nodes (Preflight.STRICT)", false, "created anyway");
+        } catch (RedlockException e) {
+            ctx.history().note("refused at start: " + e.getMessage());
+            ctx.check("Redlock.create refuses the evicting nodes (Preflight.STRICT)",
+                    e.getMessage().contains("maxmemory-policy=volatile-lru") && e.getMessage().contains("can evict lock keys"),
+                    e.getMessage().length() > 300 ? e.getMessage().substring(0, 300) + "..." : e.getMessage());
+        }
+    }
+
+    // ---- d5 ----
+
+    /**
+     * Tokens are issued with every clock in sync; node v is killed, its clock set 5 s back (far beyond the
+     * tolerance of (restartQuarantine - margin) / 2), and restarted; a workload runs. Expected, and checked: SAFE,
+     * tokens keep increasing, and (libfaketime) the node is refused by the preflight check of a STRICT client: its
+     * clock offset is named. Without libfaketime the clock cannot be moved: the node restarts with a correct clock
+     * (quarantined as a new identity), which the report says.
+     */
+    static void clockBehind(ScenarioContext ctx) {
+        int v = ctx.settings().clockNode();
+        boolean real = ctx.nemesis().clockMode() == ClockMode.FAKETIME;
+        WorkloadClient a = ctx.client(0);
+        for (int i = 0; i < 3; i++) {
+            Held h = Scripts.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
+            a.write(h, a.read());
+            a.release(h);
+        }
+        try (FaultHandle down = ctx.nemesis().kill(v)) {
+            if (real) {
+                ((FaketimeServer) ctx.cluster().node(v)).jump(Duration.ofSeconds(-5));
+                ctx.history().note("node " + v + "'s clock set 5 s back (libfaketime) before its restart");
+            } else {
+                ctx.history().note("simulated mode: libfaketime is not available, node " + v + " restarts with a "
+                        + "correct clock; the clock-offset refusal cannot be shown in this mode");
+            }
+        }
+        ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
+        ctx.runWorkload(ctx.settings().duration());
+        List<Long> tokens = ctx.history().events(e -> e.op() == Event.Op.ACQUIRE && e.type() == Event.Type.OK)
+                .stream().map(Event::token).toList();
+        boolean increasing = true;
+        for (int i = 1; i < tokens.size(); i++) increasing &= tokens.get(i) > tokens.get(i - 1);
+        ctx.check("tokens strictly increase across the restart", increasing && tokens.size() > 3, tokens.size()
+                + " leases");
+        if (real) {
+            try {
+                new WorkloadClient(9, clientConfig(ctx, ChaosCluster.MAIN, Preflight.STRICT), ctx.history(),
+                        ctx.resource(), ScenarioRunner.LOCK_NAME).close();
+                ctx.check("a STRICT client refuses the node whose clock is behind", false, "created anyway");
+            } catch (RedlockException e) {
+                int seenAs = ChaosCluster.listenPort(ctx.cluster().proxy(ChaosCluster.MAIN, v).getListen());
+                ctx.check("a STRICT client refuses the node whose clock is behind, naming its offset",
+                        e.getMessage().contains(":" + seenAs + " clock offset -5"), e.getMessage());
+            }
+        }
+    }
+
+    // ---- d6 ----
+
+    /**
+     * A (restartQuarantine 2 s, TTL 1 s) holds on a majority M; node v of M restarts without persistence, losing
+     * A's key and the quarantine A stored there. B (restartQuarantine 300 ms, TTL 300 ms) asks once its own
+     * quarantine has passed: v must not count, because the strictest quarantine (stored on the other nodes, and
+     * learned by B from their replies) has not passed.
+     */
+    static void mixedQuarantines(ScenarioContext ctx) {
+        Random rnd = ctx.random();
+        WorkloadClient a = ctx.client(0);
+        Duration laxTtl = ms(300);
+        RedlockConfig lax = ScenarioRunner.config(ctx.settings(), ctx.cluster().uris()).toBuilder()
+                .restartQuarantine(laxTtl).build();
+        WorkloadClient b = new WorkloadClient(2, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME);
+        int n = ctx.settings().nodes();
+        try {
+            b.warmUp(laxTtl);
+            for (int round = 0; round < ctx.settings().rounds(); round++) {
+                int v = rnd.nextInt(n);
+                int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+                Held ha = Scripts.acquireOnMajority(ctx, a, others);
+                ctx.nemesis().killAndRestart(v);
+                ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
+                ScenarioContext.sleep(laxTtl.plusMillis(50));   // B's own quarantine has passed
+                ctx.history().note("round " + round + ": node " + v + " restarted " + (laxTtl.toMillis() + 50)
+                        + " ms ago; A (2 s quarantine) holds on " + Arrays.toString(ctx.lockValues().toArray()));
+                secondHolderWhileAHolds(ctx, a, ha, b, false, round, laxTtl, ctx.ttl());
+            }
+        } finally {
+            b.close();
+        }
+    }
+}
