@@ -13,19 +13,34 @@ import java.util.Map;
  * sampler, on the same clock.
  *
  * <p><b>When a node surely lacks the value.</b> A sample shows the node's state at some unknown instant within
- * [sent, received]. The value is written on a node by one SET NX of one round, so it appears at most once and, once
- * gone, stays gone. Hence after the last sample that showed it, a node lacks it from the first sample without it
- * (from that sample's reply time, the latest instant it can describe); before the first sample that showed it, the
- * node lacked it up to the send time of the last sample without it; a node that never showed it lacked it all along.
- * Unanswered samples (node down or paused) tell nothing: such a node counts as holding, in the client's favour; so
- * does a node that was unreadable between showing the value and not showing it (it may have restarted without its
- * memory, and then the amnesia guard keeps it from granting anyone: as good as holding).
+ * [sent, received], and names the process that answered ({@code run_id}). Readings with one {@code run_id} see one
+ * continuous memory (a pause or a lost connection does not change it; a restart, with or without persistence, and a
+ * failover do). In one memory the value is written by one SET NX of one round, so it appears at most once and, once
+ * gone, stays gone. Hence, within one identity: after the last sample that showed it, the node lacks it from the
+ * first sample without it (from that sample's reply time, the latest instant it can describe); before the first
+ * sample that showed it, the node lacked it up to the send time of the last sample without it; an identity that
+ * never showed it lacked it at every reading. Unanswered samples (node down or paused) tell nothing.
+ *
+ * <p><b>Restarts and failovers: as good as holding.</b> A node whose identity changed after the lease's acquire was
+ * invoked (the first reading of the new identity came back after it) may have held the value and forgotten it, so
+ * readings cannot say whether it ever held it: a kill and a restart fit between two 5 ms readings. It counts as
+ * holding from its last reading under the old identity until it is first seen holding another owner's value. The
+ * argument: what the lock must exclude is a second holder, and a node counts for a second holder only once it grants
+ * it, which puts that holder's value on the node for at least that lease (release or TTL), long enough to be read.
+ * Until then the node has granted nobody: with the amnesia guard it refuses everyone during its quarantine; without
+ * it (or with a quarantine too short) it grants the next client, is read holding that client's value, and from then
+ * on lacks this lease's value (scenario 3 and d1b are still found). Eviction (d4a) and an early expiry are not an
+ * identity change: the node is seen without the value under the same {@code run_id} and lacks it. What this gives
+ * up: a node that restarted and granted nobody does not count against a lease, although it no longer holds the
+ * value; such a lease is safe as long as the node grants nobody, and a grant is what makes it unsafe and is seen.
+ * One assumption: a restarted node's reloaded memory (a snapshot, an AOF, a replica) holds no other owner's live
+ * key; the scenarios take their snapshots and sync their replicas while nobody holds the lock.
  *
  * <p><b>Short leases.</b> "Never showed it" is only sound when the node would have shown the value had it held it
- * through the window: a granting node holds the value from before the window starts until after it ends (release or
- * expiry), so once two consecutive readings of the node are closer together than the window is long, one of them
- * fell inside and would have seen it. A node read less often than that during a lease (a lease shorter than the
- * sampling interval, a paused node) counts as holding for that lease.
+ * through the window: a granting node that keeps its identity holds the value from before the window starts until
+ * after it ends (release or expiry), so once two consecutive readings of the node are closer together than the
+ * window is long, one of them fell inside and would have seen it. A node read less often than that during a lease
+ * (a lease shorter than the sampling interval, a paused node) counts as holding for that lease.
  *
  * <p><b>Tolerance.</b> The library's deadline is {@code start + ttl - elapsed - (ttl*driftFactor + fixedDrift)},
  * counted from before the first SET could run on any node, so on nodes whose clocks run within the drift allowance
@@ -68,7 +83,7 @@ public final class GroundTruthChecker implements Checker {
             for (List<NodeSample> node : byNode) {
                 // a node read too rarely to have seen the value if it held it all window long tells nothing here
                 boolean readOften = NodeSamples.longestGap(node, w.start(), w.end()) < w.end() - w.start();
-                lacking.add(readOften ? NodeSamples.lacking(node, value) : new long[0]);
+                lacking.add(readOften ? NodeSamples.lacking(node, value, w.invoked()) : new long[0]);
             }
             long[] worst = firstAndTotal(lacking, mustLack, w.start(), w.end());
             if (worst == null || worst[1] <= SLACK_NANOS) continue;

@@ -39,44 +39,87 @@ final class NodeSamples {
     }
 
     /**
-     * The intervals in which one node surely lacked {@code value}, as {start0, end0, start1, end1...}: before it
-     * first showed the value (up to the send time of the last sample without it), and after it last showed it (from
-     * the reply time of the first sample without it, unless the node could not be read in between); all the sampled
-     * time when it never showed it.
+     * The intervals in which one node surely lacked {@code value}, the owner value of a lease whose acquire was
+     * invoked at {@code invoked}, as {start0, end0, start1, end1...}. See {@link GroundTruthChecker} for why each rule
+     * is sound. The readings are cut into identities (runs of answered readings with one {@code run_id}); within one
+     * identity the memory is continuous, so: before the value first showed, the node lacked it up to the send time of
+     * the last reading without it; after it last showed, from the reply time of the next reading on (to the end of
+     * the identity); an identity that never showed it lacked it over its readings. Then every restart or failover
+     * that may have come after the value was written ({@code invoked}) protects the node: from there until the first
+     * reading that shows another owner's value, it counts as holding (a new identity refuses everyone during its
+     * quarantine).
      */
-    static long[] lacking(List<NodeSample> node, String value) {
+    static long[] lacking(List<NodeSample> node, String value, long invoked) {
+        List<NodeSample> answered = new ArrayList<>();
+        for (NodeSample s : node) if (s.answered()) answered.add(s);
+        List<long[]> lacked = new ArrayList<>();
+        List<long[]> protectedBy = new ArrayList<>();
+        int from = 0;
+        for (int i = 1; i <= answered.size(); i++) {
+            if (i < answered.size() && answered.get(i).runId().equals(answered.get(i - 1).runId())) continue;
+            lacked.addAll(lackingWithin(answered.subList(from, i), value));
+            if (i < answered.size() && answered.get(i).receivedNanos() > invoked) {
+                protectedBy.add(new long[] {answered.get(i - 1).sentNanos(), untilAnotherOwner(answered, i, value)});
+            }
+            from = i;
+        }
+        return flatten(subtract(lacked, protectedBy));
+    }
+
+    /** Within one identity's readings: where the node surely lacked the value. */
+    private static List<long[]> lackingWithin(List<NodeSample> identity, String value) {
         int first = -1, last = -1;
-        long firstAnswered = Long.MIN_VALUE, lastAnswered = Long.MIN_VALUE;
-        for (int i = 0; i < node.size(); i++) {
-            NodeSample s = node.get(i);
-            if (!s.answered()) continue;
-            if (firstAnswered == Long.MIN_VALUE) firstAnswered = s.sentNanos();
-            lastAnswered = s.receivedNanos();
-            if (s.holds(value)) {
+        for (int i = 0; i < identity.size(); i++) {
+            if (identity.get(i).holds(value)) {
                 if (first < 0) first = i;
                 last = i;
             }
         }
-        if (firstAnswered == Long.MIN_VALUE) return new long[0];
-        if (first < 0) return new long[] {firstAnswered, lastAnswered};
-        List<Long> out = new ArrayList<>();
-        for (int i = first - 1; i >= 0; i--) {
-            NodeSample s = node.get(i);
-            if (s.answered()) {   // the last answered sample before the value appeared: it lacked it
-                out.add(Long.MIN_VALUE);
-                out.add(s.sentNanos());
-                break;
+        long begin = identity.get(0).sentNanos(), end = identity.get(identity.size() - 1).sentNanos();
+        if (first < 0) return List.of(new long[] {begin, end});
+        List<long[]> out = new ArrayList<>();
+        if (first > 0) out.add(new long[] {begin, identity.get(first - 1).sentNanos()});
+        if (last + 1 < identity.size()) out.add(new long[] {identity.get(last + 1).receivedNanos(), end});
+        return out;
+    }
+
+    /** The reply time of the first reading from index {@code i} on that shows another owner's value; MAX if none. */
+    private static long untilAnotherOwner(List<NodeSample> answered, int i, String value) {
+        for (int k = i; k < answered.size(); k++) {
+            NodeSample s = answered.get(k);
+            if (!s.value().isEmpty() && !s.value().equals(value)) return s.receivedNanos();
+        }
+        return Long.MAX_VALUE;
+    }
+
+    /** {@code intervals} minus every interval of {@code holes} (all as {start, end}). */
+    static List<long[]> subtract(List<long[]> intervals, List<long[]> holes) {
+        List<long[]> out = new ArrayList<>();
+        for (long[] iv : intervals) {
+            List<long[]> pieces = new ArrayList<>(List.of(iv));
+            for (long[] hole : holes) {
+                List<long[]> next = new ArrayList<>();
+                for (long[] p : pieces) {
+                    if (hole[1] <= p[0] || hole[0] >= p[1]) {
+                        next.add(p);
+                        continue;
+                    }
+                    if (hole[0] > p[0]) next.add(new long[] {p[0], hole[0]});
+                    if (hole[1] < p[1]) next.add(new long[] {hole[1], p[1]});
+                }
+                pieces = next;
             }
+            for (long[] p : pieces) if (p[1] > p[0]) out.add(p);
         }
-        for (int i = last + 1; i < node.size(); i++) {
-            NodeSample s = node.get(i);
-            // unreadable in between: it may have restarted, lost its memory and be quarantined (then it grants
-            // nobody, as good as holding), or have been paused past the TTL: nothing is known about it any more
-            if (!s.answered()) break;
-            out.add(s.receivedNanos());   // the first sample after the value was last seen: gone for good
-            out.add(Long.MAX_VALUE);
-            break;
+        return out;
+    }
+
+    private static long[] flatten(List<long[]> intervals) {
+        long[] out = new long[intervals.size() * 2];
+        for (int i = 0; i < intervals.size(); i++) {
+            out[2 * i] = intervals.get(i)[0];
+            out[2 * i + 1] = intervals.get(i)[1];
         }
-        return out.stream().mapToLong(Long::longValue).toArray();
+        return out;
     }
 }

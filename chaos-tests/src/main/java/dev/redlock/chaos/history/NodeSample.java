@@ -12,8 +12,17 @@ package dev.redlock.chaos.history;
  *                      nothing is known about it at that moment
  * @param value         the owner value under the key, "" when there is no key (meaningless when not answered)
  * @param pttlMs        the key's remaining TTL in ms; -2 no key, -1 a key without a TTL
+ * @param runId         the {@code run_id} of the redis-server process that answered ({@code INFO server}): a change
+ *                      between two readings means the node restarted or failed over (its memory may be another);
+ *                      "" when not answered
  */
-public record NodeSample(int node, long sentNanos, long receivedNanos, boolean answered, String value, long pttlMs) {
+public record NodeSample(int node, long sentNanos, long receivedNanos, boolean answered, String value, long pttlMs,
+                         String runId) {
+
+    /** An unanswered reading: nothing is known about the node at that moment. */
+    public static NodeSample unanswered(int node, long sentNanos) {
+        return new NodeSample(node, sentNanos, sentNanos, false, "", -2, "");
+    }
 
     /** True when the node answered and held {@code owner}. */
     public boolean holds(String owner) {

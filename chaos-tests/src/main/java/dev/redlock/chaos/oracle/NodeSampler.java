@@ -18,11 +18,15 @@ import java.util.function.IntFunction;
 
 /**
  * The ground truth of a run: every {@code interval}, reads which owner value each node holds under the protected
- * lock key and its PTTL, and appends it to the {@link History} as {@link NodeSample}s on the history's clock.
+ * lock key, its PTTL and the {@code run_id} of the process that answered, and appends it to the {@link History} as
+ * {@link NodeSample}s on the history's clock. The {@code run_id} tells a restart or a failover (another process,
+ * maybe another memory) from a pause or a lost connection (the same process and memory), however short the restart
+ * was: the checkers need that to know whether a node could have forgotten a value between two readings.
  *
  * <p>It reads each node straight from its redis-server port (the proxies' upstream), never through a proxy, so the
- * faults do not touch it; one thread and one connection per node, one atomic script per reading ({@code GET} +
- * {@code PTTL}): about 200 tiny commands per second per node, nothing a redis-server or the scenario notices. A
+ * faults do not touch it; one thread and one connection per node, one atomic script per reading ({@code GET},
+ * {@code PTTL}, {@code INFO server} searched with a plain {@code string.find}): about 200 small scripts per second
+ * per node, nothing a redis-server or the scenario notices. A
  * node that is down or paused gives unanswered samples (nothing known), and is read again as soon as it answers.
  * A sampler thread that dies records a {@linkplain History#samplerError sampler error}, which makes the ground-truth
  * checkers UNKNOWN rather than passing.
@@ -30,9 +34,11 @@ import java.util.function.IntFunction;
  * <p>Not thread-safe: start once, close once.
  */
 public final class NodeSampler implements AutoCloseable {
-    /** The reading: {value or "", pttl}, atomically. */
+    /** The reading: {value or "", pttl, run_id}, atomically (INFO is allowed in a read-only script on 6.2 and 7.x). */
     static final String SCRIPT = "local v = redis.call('GET', KEYS[1]) if not v then v = '' end "
-            + "return {v, redis.call('PTTL', KEYS[1])}";
+            + "local info = redis.call('INFO', 'server') local i = string.find(info, 'run_id:', 1, true) "
+            + "local id = '' if i then id = string.sub(info, i + 7, i + 46) end "
+            + "return {v, redis.call('PTTL', KEYS[1]), id}";
     /** How long one reading may wait for a node (a paused node answers when it wakes up). */
     private static final int READ_TIMEOUT_MS = 5_000;
 
@@ -45,8 +51,8 @@ public final class NodeSampler implements AutoCloseable {
     private volatile boolean stopped;
 
     /**
-     * @param nodes    the cluster's nodes, in order; {@code nodes.apply(i)} is read each time (a restarted node
-     *                 keeps its port)
+     * @param nodes    the process the clients reach as node i, for i in 0..count-1; asked before every reading (a
+     *                 restarted node keeps its port; after a failover the node's connection moves to the new process)
      * @param count    how many nodes
      * @param key      the lock key to watch
      * @param interval time between two readings of one node
@@ -74,15 +80,24 @@ public final class NodeSampler implements AutoCloseable {
 
     private void loop(int n) {
         Probe probe = null;
+        ServerProcess reading = null;
         long next = History.now();
         while (!stopped) {
             long sent = History.now();
             try {
-                if (probe == null) probe = Probe.open(node.apply(n));
+                ServerProcess target = node.apply(n);
+                if (probe != null && target != reading) {   // failed over: read the process the clients reach now
+                    probe.close();
+                    probe = null;
+                }
+                if (probe == null) {
+                    reading = target;
+                    probe = Probe.open(target);
+                }
                 String[] r = probe.read(key);
-                history.sample(new NodeSample(n, sent, History.now(), true, r[0], Long.parseLong(r[1])));
+                history.sample(new NodeSample(n, sent, History.now(), true, r[0], Long.parseLong(r[1]), r[2]));
             } catch (IOException | RuntimeException e) {
-                history.sample(new NodeSample(n, sent, sent, false, "", -2));
+                history.sample(NodeSample.unanswered(n, sent));
                 if (probe != null) probe.close();
                 probe = null;
             }
@@ -164,12 +179,13 @@ public final class NodeSampler implements AutoCloseable {
             };
         }
 
-        /** "value\npttl" (Resp flattens arrays; an empty value is an empty first line). */
+        /** "value\npttl\nrun_id" (Resp flattens arrays; an empty value is an empty first line). */
         private static String[] split(String reply) throws IOException {
             if (reply.startsWith("ERR:")) throw new IOException(reply);
-            int nl = reply.lastIndexOf('\n');
-            if (nl < 0) throw new IOException("unexpected reading: " + reply);
-            return new String[] {reply.substring(0, nl), reply.substring(nl + 1)};
+            int id = reply.lastIndexOf('\n');
+            int ttl = id < 0 ? -1 : reply.lastIndexOf('\n', id - 1);
+            if (ttl < 0 || id - ttl < 2 || reply.length() - id != 41) throw new IOException("unexpected reading: " + reply);
+            return new String[] {reply.substring(0, ttl), reply.substring(ttl + 1, id), reply.substring(id + 1)};
         }
     }
 }

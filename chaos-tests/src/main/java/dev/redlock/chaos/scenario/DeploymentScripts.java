@@ -204,6 +204,7 @@ final class DeploymentScripts {
             ctx.history().note("replica on port " + replica.port() + " of node " + v + " in sync; replication link cut");
             Held ha = Scripts.acquireOnMajority(ctx, a, others);
             ctx.nemesis().failover(v, replica);
+            ctx.failedOver(v, replica);   // the ground truth follows the clients to the promoted replica
             ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
             secondHolderWhileAHolds(ctx, a, ha, b, false, 0, ctx.ttl(), ctx.ttl());
         } catch (IOException e) {

@@ -140,8 +140,8 @@ public final class ScenarioRunner {
             if (st.guardOn()) clients.get(0).redlock().markNodesFresh();
             for (WorkloadClient c : clients) c.warmUp(st.ttl());
             ScenarioContext ctx = new ScenarioContext(st, cluster, nemesis, history, resource, clients, KEY_PREFIX);
-            ChaosCluster c = cluster;
-            sampler = new NodeSampler(c::node, c.size(), KEY_PREFIX + LOCK_NAME, history, SAMPLE_INTERVAL).start();
+            sampler = new NodeSampler(ctx::servedBy, cluster.size(), KEY_PREFIX + LOCK_NAME, history, SAMPLE_INTERVAL)
+                    .start();
             history.begin();
             try {
                 s.script().run(ctx);
@@ -191,12 +191,20 @@ public final class ScenarioRunner {
         return r;
     }
 
+    /**
+     * Why a run contradicts its claim (empty when it holds it). Every claim: no harness error, no UNKNOWN, no stale
+     * write accepted by the fenced store, no leaked key, no failed scripted check. A VIOLATION claim needs the
+     * violation in the unfenced run and a stale write refused by the fenced store; tokens may go backwards in such a
+     * run (a second holder granted on a node that lost its fences is how d1b shows the violation), which the fenced
+     * store must absorb. A SAFE or REFUSED claim says the lock holds, so nothing may overlap, no lease may be believed
+     * without a majority, nothing stale may be accepted even unfenced, no update may be lost, and fencing tokens
+     * strictly increase across holders.
+     */
     static List<String> judge(Expectation expected, Outcome observed, Counts c, List<Check> checks, String error) {
         List<String> why = new ArrayList<>();
         if (error != null) why.add("harness error: " + error.lines().findFirst().orElse(error));
         if (observed == Outcome.UNKNOWN) why.add("a checker could not decide (UNKNOWN)");
         if (c.staleAcceptedFenced() > 0) why.add("the fenced store accepted " + c.staleAcceptedFenced() + " stale write(s)");
-        if (c.tokenInversions() > 0) why.add(c.tokenInversions() + " fencing token(s) not above an earlier holder's");
         if (c.keyLeaks() > 0) why.add(c.keyLeaks() + " lock key(s) outlived what the library accounts for (ground truth)");
         if (expected == Expectation.VIOLATION) {
             if (observed == Outcome.NONE) {
@@ -206,6 +214,7 @@ public final class ScenarioRunner {
         } else {
             if (c.violations() > 0) why.add(c.violations() + " mutual-exclusion violation(s)");
             if (c.unheld() > 0) why.add(c.unheld() + " lease(s) believed held while no majority of nodes held them (ground truth)");
+            if (c.tokenInversions() > 0) why.add(c.tokenInversions() + " fencing token(s) not above an earlier holder's");
             if (c.staleAcceptedUnfenced() > 0) why.add(c.staleAcceptedUnfenced() + " stale write(s) accepted (unfenced)");
             if (c.lostUpdates() > 0) why.add(c.lostUpdates() + " lost update(s)");
         }

@@ -16,6 +16,7 @@ final class Histories {
     private long fencedValue;
     private long fencedHighest = -1;
     private long unfencedHighest = -1;
+    private final int[] generation = new int[5];
 
     Histories() {
         // the measured run spans [0, 10 s]
@@ -79,24 +80,37 @@ final class Histories {
         return this;
     }
 
-    /** Ground-truth samples of one node every {@code step} ms over [from, to): it held {@code value} ("" = no key). */
+    /**
+     * Ground-truth samples of one node every {@code step} ms over [from, to): it held {@code value} ("" = no key),
+     * answered by the node's current process (see {@link #restart}).
+     */
     Histories held(int node, long from, long to, long step, String value) {
         for (long t = from; t < to; t += step) {
-            h.sample(new NodeSample(node, at(t), at(t) + MS / 2, true, value, value.isEmpty() ? -2 : 1000));
+            h.sample(new NodeSample(node, at(t), at(t) + MS / 2, true, value, value.isEmpty() ? -2 : 1000, runId(node)));
         }
         return this;
     }
 
     /** Unanswered samples of one node every {@code step} ms over [from, to) (down or paused). */
     Histories unanswered(int node, long from, long to, long step) {
-        for (long t = from; t < to; t += step) h.sample(new NodeSample(node, at(t), at(t), false, "", -2));
+        for (long t = from; t < to; t += step) h.sample(NodeSample.unanswered(node, at(t)));
         return this;
     }
 
     /** One sample with an explicit PTTL. */
     Histories sample(int node, long ms, String value, long pttl) {
-        h.sample(new NodeSample(node, at(ms), at(ms) + MS / 2, true, value, pttl));
+        h.sample(new NodeSample(node, at(ms), at(ms) + MS / 2, true, value, pttl, runId(node)));
         return this;
+    }
+
+    /** The node's next samples come from another process (a restart or a failover: a new {@code run_id}). */
+    Histories restart(int node) {
+        generation[node]++;
+        return this;
+    }
+
+    private String runId(int node) {
+        return String.format("%040d", node * 1000 + generation[node]);
     }
 
     Histories fault(String kind, long from, long to, Integer... nodes) {

@@ -35,10 +35,23 @@ class ScenarioJudgeTest {
     }
 
     @Test
-    void leakedKeysAndRepeatedTokensFailEveryScenario() {
+    void leakedKeysFailEveryScenario() {
         for (Expectation e : Expectation.values()) {
             assertTrue(judge(e, counts(0, 0, 1, 0)).stream().anyMatch(w -> w.contains("outlived")), e.toString());
+        }
+    }
+
+    @Test
+    void aTokenGoingBackwardsBreaksEveryClaimThatTheLockHolds() {
+        for (Expectation e : List.of(Expectation.SAFE, Expectation.REFUSED)) {
             assertTrue(judge(e, counts(0, 0, 0, 1)).stream().anyMatch(w -> w.contains("token")), e.toString());
         }
+    }
+
+    @Test
+    void aTokenGoingBackwardsIsPartOfTheViolationAViolationScenarioShows() {
+        // d1b: the second holder's token comes from the restarted node's stale fences; the fenced store refuses it
+        Counts c = new Counts(10, 10, 10, 1, 1, 1, 0, 0, 1.0, 0, 1, 0, 0, 1);
+        assertEquals(List.of(), judge(Expectation.VIOLATION, c));
     }
 }
