@@ -5,6 +5,7 @@ import dev.redlock.chaos.history.NodeSample;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Ground truth for safety: a client that believes it holds a lease while no majority of nodes holds the lease's
@@ -24,15 +25,17 @@ import java.util.Map;
  * <p><b>Restarts and failovers: as good as holding.</b> A node whose identity changed after the lease's acquire was
  * invoked (the first reading of the new identity came back after it) may have held the value and forgotten it, so
  * readings cannot say whether it ever held it: a kill and a restart fit between two 5 ms readings. It counts as
- * holding from its last reading under the old identity until it is first seen holding another owner's value. The
- * argument: what the lock must exclude is a second holder, and a node counts for a second holder only once it grants
- * it, which puts that holder's value on the node for at least that lease (release or TTL), long enough to be read.
- * Until then the node has granted nobody: with the amnesia guard it refuses everyone during its quarantine; without
- * it (or with a quarantine too short) it grants the next client, is read holding that client's value, and from then
- * on lacks this lease's value (scenario 3 and d1b are still found). Eviction (d4a) and an early expiry are not an
- * identity change: the node is seen without the value under the same {@code run_id} and lacks it. What this gives
- * up: a node that restarted and granted nobody does not count against a lease, although it no longer holds the
- * value; such a lease is safe as long as the node grants nobody, and a grant is what makes it unsafe and is seen.
+ * holding from its last reading under the old identity until it is first seen holding the value of another lease.
+ * The argument: what the lock must exclude is a second holder, and a node counts for a second holder only once it
+ * grants a round that becomes a lease, which puts that lease's value on the node for the lease's life (release or
+ * TTL), long enough to be read. Until then the node has made nobody a holder: with the amnesia guard it refuses
+ * everyone during its quarantine; a grant to a round that returned no lease (the client counted the young node out,
+ * d6; or lost the vote) makes no holder; without the guard (or with a quarantine too short) it grants the next
+ * client, is read holding that lease's value, and from then on lacks this lease's value (scenario 3 and d1b are
+ * still found). Eviction (d4a) and an early expiry are not an identity change: the node is seen without the value
+ * under the same {@code run_id} and lacks it. What this gives up: a node that restarted and made nobody a holder
+ * does not count against a lease, although it no longer holds the value; such a lease stays exclusive as long as the
+ * node makes nobody a holder, and doing so is what breaks it, and is seen.
  * One assumption: a restarted node's reloaded memory (a snapshot, an AOF, a replica) holds no other owner's live
  * key; the scenarios take their snapshots and sync their replicas while nobody holds the lock.
  *
@@ -68,6 +71,7 @@ public final class GroundTruthChecker implements Checker {
         List<LeaseWindow> leases = LeaseWindow.of(h);
         List<NodeSample> samples = h.samples();
         Map<String, String> values = h.ownerValues();
+        Set<String> leaseValues = Set.copyOf(values.values());
         if (!h.samplerErrors().isEmpty()) return unknown("the ground-truth sampler failed: " + h.samplerErrors());
         if (leases.isEmpty()) return Result.of(NAME, Validity.VALID, List.of(), metrics(0, 0, samples.size()));
         if (samples.isEmpty()) return unknown("no ground-truth samples for " + leases.size() + " leases");
@@ -83,7 +87,7 @@ public final class GroundTruthChecker implements Checker {
             for (List<NodeSample> node : byNode) {
                 // a node read too rarely to have seen the value if it held it all window long tells nothing here
                 boolean readOften = NodeSamples.longestGap(node, w.start(), w.end()) < w.end() - w.start();
-                lacking.add(readOften ? NodeSamples.lacking(node, value, w.invoked()) : new long[0]);
+                lacking.add(readOften ? NodeSamples.lacking(node, value, w.invoked(), leaseValues) : new long[0]);
             }
             long[] worst = firstAndTotal(lacking, mustLack, w.start(), w.end());
             if (worst == null || worst[1] <= SLACK_NANOS) continue;

@@ -4,6 +4,7 @@ import dev.redlock.chaos.history.NodeSample;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 
 /** Helpers over the ground-truth samples of a history (see {@link GroundTruthChecker} for the reasoning). */
 final class NodeSamples {
@@ -46,10 +47,10 @@ final class NodeSamples {
      * the last reading without it; after it last showed, from the reply time of the next reading on (to the end of
      * the identity); an identity that never showed it lacked it over its readings. Then every restart or failover
      * that may have come after the value was written ({@code invoked}) protects the node: from there until the first
-     * reading that shows another owner's value, it counts as holding (a new identity refuses everyone during its
-     * quarantine).
+     * reading that shows the value of another lease (one of {@code leaseValues}), it counts as holding (a new identity
+     * refuses everyone during its quarantine; a grant to a round that returned no lease makes no second holder).
      */
-    static long[] lacking(List<NodeSample> node, String value, long invoked) {
+    static long[] lacking(List<NodeSample> node, String value, long invoked, Set<String> leaseValues) {
         List<NodeSample> answered = new ArrayList<>();
         for (NodeSample s : node) if (s.answered()) answered.add(s);
         List<long[]> lacked = new ArrayList<>();
@@ -59,7 +60,7 @@ final class NodeSamples {
             if (i < answered.size() && answered.get(i).runId().equals(answered.get(i - 1).runId())) continue;
             lacked.addAll(lackingWithin(answered.subList(from, i), value));
             if (i < answered.size() && answered.get(i).receivedNanos() > invoked) {
-                protectedBy.add(new long[] {answered.get(i - 1).sentNanos(), untilAnotherOwner(answered, i, value)});
+                protectedBy.add(new long[] {answered.get(i - 1).sentNanos(), untilAnotherLease(answered, i, value, leaseValues)});
             }
             from = i;
         }
@@ -83,11 +84,11 @@ final class NodeSamples {
         return out;
     }
 
-    /** The reply time of the first reading from index {@code i} on that shows another owner's value; MAX if none. */
-    private static long untilAnotherOwner(List<NodeSample> answered, int i, String value) {
+    /** The reply time of the first reading from index {@code i} on that shows another lease's value; MAX if none. */
+    private static long untilAnotherLease(List<NodeSample> answered, int i, String value, Set<String> leaseValues) {
         for (int k = i; k < answered.size(); k++) {
             NodeSample s = answered.get(k);
-            if (!s.value().isEmpty() && !s.value().equals(value)) return s.receivedNanos();
+            if (!s.value().equals(value) && leaseValues.contains(s.value())) return s.receivedNanos();
         }
         return Long.MAX_VALUE;
     }

@@ -60,7 +60,7 @@ public final class ChaosCli implements Runnable {
     @Command(name = "run", mixinStandardHelpOptions = true,
             description = "Run scenarios (default: all) against embedded redis-server processes, or the given nodes.")
     static final class Run implements Callable<Integer> {
-        @Parameters(arity = "0..*", paramLabel = "SCENARIO", description = "Scenario ids (1..14, 4a, 4b, 4c, d1a..d6, W1..W3, L1; see list); default all.")
+        @Parameters(arity = "0..*", paramLabel = "SCENARIO", description = "Scenario ids (1..14, 4a, 4b, 4c, d1a..d7, W1..W3, L1; see list); default all.")
         List<String> ids = new ArrayList<>();
 
         @Option(names = "--nodes", split = ",", paramLabel = "URI",

@@ -79,9 +79,15 @@ final class DeploymentScripts {
                         Settings.defaults().withTtl(ms(500)).withClockNode(2).withDuration(ms(1500)),
                         DeploymentScripts::clockBehind, Needs.NOTHING.withProcessControl()),
                 new Scenario("d6", "mixed quarantines", "holder's group: restartQuarantine 2 s, TTL 1 s; the other "
-                        + "group: 300 ms, TTL 300 ms; a node of the holder's majority restarted without persistence",
+                        + "group (E asks first after the restart, B later): 300 ms, TTL 300 ms; a node of the holder's "
+                        + "majority restarted without persistence",
                         Expectation.SAFE, Settings.defaults().withTtl(ms(1000)).withOwnProxies(Set.of(0)),
-                        DeploymentScripts::mixedQuarantines, RESTART));
+                        DeploymentScripts::mixedQuarantines, RESTART),
+                new Scenario("d7", "fences after a loss", "nodes marked fresh; A's token written to a majority "
+                        + "{v, x, y}; v then loses the resource's fence entry (round 0: as after its retention or an "
+                        + "eviction, marker kept) or its memory (round 1: restarted without persistence, quarantine "
+                        + "waited out); a new client that reaches only v and the two other nodes must get a higher "
+                        + "token", Expectation.SAFE, guarded, DeploymentScripts::fencesAfterALoss, RESTART));
     }
 
     // ---- d1a, d1b ----
@@ -355,13 +361,73 @@ final class DeploymentScripts {
         }
     }
 
+    // ---- d7 ----
+
+    /**
+     * A's token T is written to a majority M = {v, x, y} (the others O cut for A). v then loses what M's other nodes
+     * keep: round 0 its fence entry for the resource (deleted, as its retention or an eviction would; the marker and
+     * its high-water mark stay), round 1 its whole memory (killed -9, restarted without persistence; the quarantine
+     * is waited out). A new client C, with no token hint for the resource, reaches only v and O (x and y cut on its
+     * own proxies): its token is max(fences of v and O) + 1, so v's fence must read at least T: the high-water mark
+     * in round 0, the node's clock in round 1 (on nodes marked fresh, the only fences of a lost node above T). Checked
+     * by the token order of the history, and here.
+     */
+    static void fencesAfterALoss(ScenarioContext ctx) {
+        Random rnd = ctx.random();
+        WorkloadClient a = ctx.client(0);
+        int n = ctx.settings().nodes();
+        String fenceKey = ScenarioRunner.KEY_PREFIX + "__fence:" + ScenarioRunner.LOCK_NAME;
+        for (int round = 0; round < ctx.settings().rounds(); round++) {
+            int v = rnd.nextInt(n);
+            int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+            int[] majorityButV = java.util.stream.IntStream.range(0, n)
+                    .filter(i -> i != v && Arrays.stream(others).noneMatch(o -> o == i)).toArray();
+            for (int i = 0; i < 2; i++) {   // every node has a fence for the resource
+                Held h = Scripts.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
+                a.write(h, a.read());
+                a.release(h);
+            }
+            Held ha = Scripts.acquireOnMajority(ctx, a, others);
+            a.write(ha, a.read());
+            a.release(ha);
+            if (round % 2 == 0) {
+                ctx.cluster().node(v).command("DEL", fenceKey);
+                ctx.history().note("round " + round + ": node " + v + " lost its fence entry for the resource (marker "
+                        + "kept); A's token " + ha.token() + " is on nodes " + Arrays.toString(majorityButV) + " and " + v);
+            } else {
+                ctx.nemesis().killAndRestart(v);
+                ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
+                ctx.history().note("round " + round + ": node " + v + " restarted without persistence; A's token "
+                        + ha.token() + " is on nodes " + Arrays.toString(majorityButV));
+                ScenarioContext.sleep(ctx.settings().restartQuarantine().plusMillis(100));
+            }
+            String set = "c" + (2 + round);
+            WorkloadClient c = new WorkloadClient(2 + round, ScenarioRunner.config(ctx.settings(),
+                    ctx.cluster().uris(set)), ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME);
+            try (FaultHandle onlyVAndO = ctx.nemesis().cut(set, majorityButV)) {
+                Held hc = Scripts.must(c.acquire(ctx.ttl(), History.now() + SETUP.toNanos(), new Random(rnd.nextLong()),
+                        Duration.ofMillis(20), Duration.ofMillis(10)), "C could not acquire on v and the others");
+                ctx.check("round " + round + ": C's token is above A's", hc.token() > ha.token(),
+                        "C got " + hc.token() + ", A had " + ha.token());
+                c.write(hc, c.read());
+                c.release(hc);
+            } finally {
+                c.close();
+            }
+            ScenarioContext.sleep(Duration.ofMillis(50));
+        }
+    }
+
     // ---- d6 ----
 
     /**
      * A (restartQuarantine 2 s, TTL 1 s) holds on a majority M; node v of M restarts without persistence, losing
-     * A's key and the quarantine A stored there. B (restartQuarantine 300 ms, TTL 300 ms) asks once its own
-     * quarantine has passed: v must not count, because the strictest quarantine (stored on the other nodes, and
-     * learned by B from their replies) has not passed.
+     * A's key and the quarantine A stored there. E, a client of the lax group (restartQuarantine 300 ms), asks right
+     * away: v's memory begins with E's contact and its quarantine is E's 300 ms. B, of the same group, asks once
+     * those 300 ms have passed: v must not count, because the strictest quarantine (stored on the other nodes) has
+     * not passed. B has never asked anything before round 0, so it learns the 2 s only from the replies of the very
+     * round in which v grants it: the client-side check (a grant from a node younger than the strictest quarantine
+     * seen does not count) is what refuses it. In round 1 B sends the 2 s it learned, and v refuses by itself.
      */
     static void mixedQuarantines(ScenarioContext ctx) {
         Random rnd = ctx.random();
@@ -370,22 +436,25 @@ final class DeploymentScripts {
         RedlockConfig lax = ScenarioRunner.config(ctx.settings(), ctx.cluster().uris()).toBuilder()
                 .restartQuarantine(laxTtl).build();
         WorkloadClient b = new WorkloadClient(2, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME);
+        WorkloadClient e = new WorkloadClient(3, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME);
         int n = ctx.settings().nodes();
         try {
-            b.warmUp(laxTtl);
             for (int round = 0; round < ctx.settings().rounds(); round++) {
                 int v = rnd.nextInt(n);
                 int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
                 Held ha = Scripts.acquireOnMajority(ctx, a, others);
                 ctx.nemesis().killAndRestart(v);
                 ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
-                ScenarioContext.sleep(laxTtl.plusMillis(50));   // B's own quarantine has passed
-                ctx.history().note("round " + round + ": node " + v + " restarted " + (laxTtl.toMillis() + 50)
-                        + " ms ago; A (2 s quarantine) holds on " + Arrays.toString(ctx.lockValues().toArray()));
+                e.tryAcquire(laxTtl).ifPresent(e::release);   // no quorum: v is new, A holds two nodes
+                ScenarioContext.sleep(laxTtl.plusMillis(50));   // the lax group's quarantine on v has passed
+                ctx.history().note("round " + round + ": node " + v + " restarted, first asked by E "
+                        + (laxTtl.toMillis() + 50) + " ms ago; A (2 s quarantine) holds on "
+                        + Arrays.toString(ctx.lockValues().toArray()));
                 secondHolderWhileAHolds(ctx, a, ha, b, false, round, laxTtl, ctx.ttl());
             }
         } finally {
             b.close();
+            e.close();
         }
     }
 }

@@ -103,7 +103,7 @@ public final class Scenarios {
         ALL = List.copyOf(all);
     }
 
-    /** Every scenario, in order: the core catalogue, then the families kept beside their bodies (deployments d1a..d6, watchdog W1..W3, late grants L1). */
+    /** Every scenario, in order: the core catalogue, then the families kept beside their bodies (deployments d1a..d7, watchdog W1..W3, late grants L1). */
     public static List<Scenario> all() {
         return ALL;
     }
@@ -117,7 +117,7 @@ public final class Scenarios {
     }
 
     /**
-     * A scenario by id ("1".."14", "4a", "4b", "4c", "d1a".."d6", "W1".."W3", "L1"; "4" is "4a").
+     * A scenario by id ("1".."14", "4a", "4b", "4c", "d1a".."d7", "W1".."W3", "L1"; "4" is "4a").
      *
      * @throws NoSuchElementException for an unknown id
      */

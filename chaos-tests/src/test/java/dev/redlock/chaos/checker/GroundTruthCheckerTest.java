@@ -81,14 +81,22 @@ class GroundTruthCheckerTest {
     }
 
     @Test
-    void aRestartedNodeSeenHoldingAnotherOwnersValueNoLongerCounts() {
+    void aRestartedNodeSeenHoldingAnotherLeasesValueNoLongerCounts() {
         // scenario 3 and d1b: without the guard the restarted node grants the next client, and is read holding it
         Histories h = leaseOnTwoNodes().held(2, 90, 200, 5, "v1").unanswered(2, 200, 210, 5).restart(2)
-                .held(2, 210, 250, 5, "").held(2, 250, 500, 5, "v2");
+                .held(2, 210, 250, 5, "").held(2, 250, 500, 5, "v2").value("c1#1", "v2");
         Result r = checker.check(h.history());
         assertEquals(Validity.INVALID, r.validity());
         double ms = r.metric("believedWithoutMajorityMs");
         assertTrue(ms > 145 && ms <= 150, "about 150 ms without a majority (from 250 to 400), got " + ms);
+    }
+
+    @Test
+    void aRestartedNodeThatGrantedARoundWithoutALeaseStillCounts() {
+        // d6: the restarted node grants a client of the lax group, whose own check counts it out: no second holder
+        Histories h = leaseOnTwoNodes().held(2, 90, 200, 5, "v1").unanswered(2, 200, 210, 5).restart(2)
+                .held(2, 210, 250, 5, "").held(2, 250, 260, 5, "failed-round").held(2, 260, 500, 5, "");
+        assertEquals(Validity.VALID, checker.check(h.history()).validity());
     }
 
     @Test
