@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * Scenarios of the Redis deployments people run, definitions next to their bodies: restarts that reload persisted
@@ -370,7 +371,8 @@ final class DeploymentScripts {
      * is waited out). A new client C, with no token hint for the resource, reaches only v and O (x and y cut on its
      * own proxies): its token is max(fences of v and O) + 1, so v's fence must read at least T: the high-water mark
      * in round 0, the node's clock in round 1 (on nodes marked fresh, the only fences of a lost node above T). Checked
-     * by the token order of the history, and here.
+     * by the token order of the history, and here. In round 1, C's first round reaches v alone, which starts v's
+     * quarantine without any grant elsewhere: retried rounds would each raise O's fences with their token guess.
      */
     static void fencesAfterALoss(ScenarioContext ctx) {
         Random rnd = ctx.random();
@@ -380,7 +382,7 @@ final class DeploymentScripts {
         for (int round = 0; round < ctx.settings().rounds(); round++) {
             int v = rnd.nextInt(n);
             int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
-            int[] majorityButV = java.util.stream.IntStream.range(0, n)
+            int[] majorityButV = IntStream.range(0, n)
                     .filter(i -> i != v && Arrays.stream(others).noneMatch(o -> o == i)).toArray();
             for (int i = 0; i < 2; i++) {   // every node has a fence for the resource
                 Held h = Scripts.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
@@ -399,11 +401,20 @@ final class DeploymentScripts {
                 ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
                 ctx.history().note("round " + round + ": node " + v + " restarted without persistence; A's token "
                         + ha.token() + " is on nodes " + Arrays.toString(majorityButV));
-                ScenarioContext.sleep(ctx.settings().restartQuarantine().plusMillis(100));
             }
             String set = "c" + (2 + round);
             WorkloadClient c = new WorkloadClient(2 + round, ScenarioRunner.config(ctx.settings(),
                     ctx.cluster().uris(set)), ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME);
+            if (round % 2 == 1) {
+                // v's memory (and its quarantine) begins with the first ACQUIRE it runs: C's, reaching v alone, so
+                // that no round writes a token guess to the other nodes while C waits for the quarantine to pass
+                try (FaultHandle onlyV = ctx.nemesis().cut(set, IntStream.range(0, n)
+                        .filter(i -> i != v).toArray())) {
+                    ctx.check("round " + round + ": the restarted node refuses C at first (quarantine)",
+                            c.tryAcquire(ctx.ttl()).isEmpty(), "");
+                }
+                ScenarioContext.sleep(ctx.settings().restartQuarantine().plusMillis(100));
+            }
             try (FaultHandle onlyVAndO = ctx.nemesis().cut(set, majorityButV)) {
                 Held hc = Scripts.must(c.acquire(ctx.ttl(), History.now() + SETUP.toNanos(), new Random(rnd.nextLong()),
                         Duration.ofMillis(20), Duration.ofMillis(10)), "C could not acquire on v and the others");
@@ -435,8 +446,8 @@ final class DeploymentScripts {
         Duration laxTtl = ms(300);
         RedlockConfig lax = ScenarioRunner.config(ctx.settings(), ctx.cluster().uris()).toBuilder()
                 .restartQuarantine(laxTtl).build();
-        WorkloadClient b = new WorkloadClient(2, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME);
-        WorkloadClient e = new WorkloadClient(3, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME);
+        List<WorkloadClient> made = new ArrayList<>();
+        WorkloadClient b = null;
         int n = ctx.settings().nodes();
         try {
             for (int round = 0; round < ctx.settings().rounds(); round++) {
@@ -445,6 +456,13 @@ final class DeploymentScripts {
                 Held ha = Scripts.acquireOnMajority(ctx, a, others);
                 ctx.nemesis().killAndRestart(v);
                 ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
+                // created after the restart: their first round runs on fresh connections, v's vote included
+                WorkloadClient e = new WorkloadClient(3 + round, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME);
+                made.add(e);
+                if (b == null) {
+                    b = new WorkloadClient(2, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME);
+                    made.add(b);
+                }
                 e.tryAcquire(laxTtl).ifPresent(e::release);   // no quorum: v is new, A holds two nodes
                 ScenarioContext.sleep(laxTtl.plusMillis(50));   // the lax group's quarantine on v has passed
                 ctx.history().note("round " + round + ": node " + v + " restarted, first asked by E "
@@ -453,8 +471,7 @@ final class DeploymentScripts {
                 secondHolderWhileAHolds(ctx, a, ha, b, false, round, laxTtl, ctx.ttl());
             }
         } finally {
-            b.close();
-            e.close();
+            for (WorkloadClient c : made) c.close();
         }
     }
 }
