@@ -80,8 +80,8 @@ final class DeploymentScripts {
                         Settings.defaults().withTtl(ms(500)).withClockNode(2).withDuration(ms(1500)),
                         DeploymentScripts::clockBehind, Needs.NOTHING.withProcessControl()),
                 new Scenario("d6", "mixed quarantines", "holder's group: restartQuarantine 2 s, TTL 1 s; the other "
-                        + "group (E asks first after the restart, B later): 300 ms, TTL 300 ms; a node of the holder's "
-                        + "majority restarted without persistence",
+                        + "group: 300 ms, TTL 300 ms (per round a new E asks first after the restart, a new B later); a "
+                        + "node of the holder's majority restarted without persistence",
                         Expectation.SAFE, Settings.defaults().withTtl(ms(1000)).withOwnProxies(Set.of(0)),
                         DeploymentScripts::mixedQuarantines, RESTART),
                 new Scenario("d7", "fences after a loss", "nodes marked fresh; A's token written to a majority "
@@ -436,9 +436,11 @@ final class DeploymentScripts {
      * A's key and the quarantine A stored there. E, a client of the lax group (restartQuarantine 300 ms), asks right
      * away: v's memory begins with E's contact and its quarantine is E's 300 ms. B, of the same group, asks once
      * those 300 ms have passed: v must not count, because the strictest quarantine (stored on the other nodes) has
-     * not passed. B has never asked anything before round 0, so it learns the 2 s only from the replies of the very
-     * round in which v grants it: the client-side check (a grant from a node younger than the strictest quarantine
-     * seen does not count) is what refuses it. In round 1 B sends the 2 s it learned, and v refuses by itself.
+     * not passed. Each round has its own E and B, which have never asked anything before: B learns the 2 s only
+     * from the replies of the very round in which v grants it, so the client-side check (a grant from a node younger
+     * than the strictest quarantine seen does not count) is what refuses its first round; its next rounds send the
+     * 2 s, and v refuses by itself. The clients are created before the first restart (creation runs the preflight
+     * checks, which take time on a loaded machine, while A's lease runs out).
      */
     static void mixedQuarantines(ScenarioContext ctx) {
         Random rnd = ctx.random();
@@ -446,23 +448,20 @@ final class DeploymentScripts {
         Duration laxTtl = ms(300);
         RedlockConfig lax = ScenarioRunner.config(ctx.settings(), ctx.cluster().uris()).toBuilder()
                 .restartQuarantine(laxTtl).build();
-        List<WorkloadClient> made = new ArrayList<>();
-        WorkloadClient b = null;
         int n = ctx.settings().nodes();
+        List<WorkloadClient> made = new ArrayList<>();
         try {
             for (int round = 0; round < ctx.settings().rounds(); round++) {
+                made.add(new WorkloadClient(2 + 2 * round, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME));
+                made.add(new WorkloadClient(3 + 2 * round, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME));
+            }
+            for (int round = 0; round < ctx.settings().rounds(); round++) {
+                WorkloadClient b = made.get(2 * round), e = made.get(2 * round + 1);
                 int v = rnd.nextInt(n);
                 int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
                 Held ha = Scripts.acquireOnMajority(ctx, a, others);
                 ctx.nemesis().killAndRestart(v);
                 ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
-                // created after the restart: their first round runs on fresh connections, v's vote included
-                WorkloadClient e = new WorkloadClient(3 + round, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME);
-                made.add(e);
-                if (b == null) {
-                    b = new WorkloadClient(2, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME);
-                    made.add(b);
-                }
                 e.tryAcquire(laxTtl).ifPresent(e::release);   // no quorum: v is new, A holds two nodes
                 ScenarioContext.sleep(laxTtl.plusMillis(50));   // the lax group's quarantine on v has passed
                 ctx.history().note("round " + round + ": node " + v + " restarted, first asked by E "
