@@ -52,9 +52,13 @@ public interface Checker {
         };
     }
 
-    /** The four checkers of the chaos suite: mutual exclusion, stale writes, lost updates, liveness. */
+    /**
+     * The checkers of the chaos suite: what clients believed (mutual exclusion, stale writes, lost updates, liveness,
+     * token order) and the ground truth sampled from the nodes (leases believed without a majority, leaked keys).
+     */
     static Checker standard() {
         return compose("redlock", List.of(new MutualExclusionChecker(), new StaleWriteChecker(),
-                new LostUpdateChecker(), new LivenessChecker()));
+                new LostUpdateChecker(), new LivenessChecker(), new TokenOrderChecker(), new GroundTruthChecker(),
+                new KeyLeakChecker()));
     }
 }

@@ -60,7 +60,7 @@ public final class ChaosCli implements Runnable {
     @Command(name = "run", mixinStandardHelpOptions = true,
             description = "Run scenarios (default: all) against embedded redis-server processes, or the given nodes.")
     static final class Run implements Callable<Integer> {
-        @Parameters(arity = "0..*", paramLabel = "SCENARIO", description = "Scenario ids (1..14, 4a, 4b, 4c, d1a..d6; see list); default all.")
+        @Parameters(arity = "0..*", paramLabel = "SCENARIO", description = "Scenario ids (1..14, 4a, 4b, 4c, d1a..d7, W1..W3, L1; see list); default all.")
         List<String> ids = new ArrayList<>();
 
         @Option(names = "--nodes", split = ",", paramLabel = "URI",
@@ -98,6 +98,11 @@ public final class ChaosCli implements Runnable {
         @Option(names = "--seed", description = "Seed every scenario (replays a run).")
         Long seed;
 
+        @Option(names = "--soak", converter = DurationConverter.class, paramLabel = "DURATION",
+                description = "Instead of the scenarios: the soak, the contention workload under a seeded random mix of "
+                        + "faults (cut, black hole, latency, pause, kill-restart) for this long, e.g. 10m.")
+        Duration soak;
+
         @Option(names = "--report", defaultValue = "chaos-report", paramLabel = "DIR",
                 description = "Where report.html and results.txt go (default: ${DEFAULT-VALUE}).")
         Path reportDir;
@@ -105,8 +110,13 @@ public final class ChaosCli implements Runnable {
         @Override
         public Integer call() throws Exception {
             List<Scenario> chosen = new ArrayList<>();
+            if (soak != null && !ids.isEmpty()) {
+                System.err.println("--soak runs the soak alone; give no scenario ids with it");
+                return 2;
+            }
             try {
-                if (ids.isEmpty()) chosen.addAll(Scenarios.all());
+                if (soak != null) chosen.add(Scenarios.soak(soak));
+                else if (ids.isEmpty()) chosen.addAll(Scenarios.all());
                 else for (String id : ids) chosen.add(Scenarios.byId(id));
             } catch (java.util.NoSuchElementException e) {
                 System.err.println(e.getMessage());

@@ -22,8 +22,12 @@ public record Event(long seq, Type type, Op op, int client, long nanos, String o
     /** Jepsen's four event types. */
     public enum Type { INVOKE, OK, FAIL, INFO }
 
-    /** Lock operations a client performs. LOST is a completion-only notice: the client learned its lease is gone. */
-    public enum Op { ACQUIRE, EXTEND, RELEASE, LOST }
+    /**
+     * Lock operations a client performs. LOST is a completion-only notice: the client learned its lease is gone.
+     * VALID is a completion-only notice too: the client asked its lease ({@code isValid()}) and was told it still
+     * holds it for {@code validityNanos} (how a client sees a watchdog's extensions).
+     */
+    public enum Op { ACQUIRE, EXTEND, RELEASE, LOST, VALID }
 
     /** True for OK, FAIL and INFO. */
     public boolean isCompletion() {

@@ -15,6 +15,9 @@ public final class History {
     private final List<Write> writes = new ArrayList<>();
     private final List<FaultWindow> faults = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private final List<NodeSample> samples = new ArrayList<>();
+    private final java.util.Map<String, String> ownerValues = new java.util.LinkedHashMap<>();
+    private final List<String> samplerErrors = new ArrayList<>();
     private final int nodes;
     private final int quorum;
     private long seq;
@@ -109,6 +112,34 @@ public final class History {
     /** A free-text note for the report ("node 2 killed and restarted at once"). */
     public synchronized void note(String text) {
         notes.add((now() - startNanos) / 1_000_000 + "ms " + text);
+    }
+
+    /** Records which owner value lease {@code owner} ("c1#4") wrote on the nodes, so samples can be matched to it. */
+    public synchronized void ownerValue(String owner, String value) {
+        ownerValues.put(owner, value);
+    }
+
+    /** Lease label to the owner value it wrote on the nodes, for the leases whose value was recorded. */
+    public synchronized java.util.Map<String, String> ownerValues() {
+        return java.util.Map.copyOf(ownerValues);
+    }
+
+    /** Appends one ground-truth sample of a node (see {@link NodeSample}). */
+    public synchronized void sample(NodeSample s) {
+        samples.add(s);
+    }
+
+    public synchronized List<NodeSample> samples() {
+        return List.copyOf(samples);
+    }
+
+    /** The ground-truth sampler failed: the checkers that need it must say UNKNOWN, never pass. */
+    public synchronized void samplerError(String what) {
+        samplerErrors.add(what);
+    }
+
+    public synchronized List<String> samplerErrors() {
+        return List.copyOf(samplerErrors);
     }
 
     public synchronized List<Event> events() {

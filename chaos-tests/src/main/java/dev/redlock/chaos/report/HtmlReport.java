@@ -15,10 +15,12 @@ import java.util.Locale;
  * Writes one self-contained HTML page (inline CSS and SVG, no scripts, nothing fetched from the network) with the
  * results table and, per scenario, a timeline: one lane per client, leases as bars, writes as ticks (fenced store
  * above the bar, unfenced below; red = a stale write accepted, grey cross = refused by the fence), fault windows
- * shaded, violations marked.
+ * shaded, violations marked; below the clients, one lane per node with the ground truth (whose value the node held
+ * when, as sampled straight from it).
  */
 public final class HtmlReport {
     private static final int LANE = 46;
+    private static final int NODE_LANE = 16;
     private static final int WIDTH = 1100;
     private static final int LEFT = 70;
 
@@ -48,7 +50,11 @@ public final class HtmlReport {
         sb.append(TextReport.htmlTable(results));
         sb.append("<p class=\"legend\"><span><i class=\"sw\" style=\"background:#4a78c2\"></i>lease (believed held)</span>")
           .append("<span><i class=\"sw\" style=\"background:#f5d28a\"></i>fault window</span>")
-          .append("<span><i class=\"sw\" style=\"background:#e53935;opacity:.35\"></i>violation (overlap / stale write / lost update)</span>")
+          .append("<span><i class=\"sw\" style=\"background:#e53935;opacity:.35\"></i>violation (overlap / stale write / lost "
+                  + "update / believed without a majority / leaked key)</span>")
+          .append("<span><i class=\"sw\" style=\"background:#7e9fd6\"></i>node holds a lease's value</span>")
+          .append("<span><i class=\"sw\" style=\"background:#8d6e63\"></i>node holds a round's value that became no lease</span>")
+          .append("<span><i class=\"sw\" style=\"background:#bbb\"></i>node unreadable</span>")
           .append("<span>&#9650; fenced write accepted &nbsp; &#10005; refused by the fence &nbsp; &#9660; unfenced write (red: stale)</span></p>\n");
         for (ScenarioResult r : results) section(sb, r);
         sb.append("</body></html>\n");
@@ -93,8 +99,9 @@ public final class HtmlReport {
     }
 
     static String svg(Timeline t) {
-        int lanes = Math.max(1, t.lanes().size());
-        int height = 30 + lanes * LANE + 20;
+        int clientLanes = Math.max(1, t.lanes().size());
+        int lanes = clientLanes;
+        int height = 30 + clientLanes * LANE + t.nodes() * NODE_LANE + 20;
         double scale = (WIDTH - LEFT - 10) / Math.max(1.0, t.spanMs());
         StringBuilder s = new StringBuilder();
         s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(WIDTH).append("\" height=\"").append(height)
@@ -110,6 +117,20 @@ public final class HtmlReport {
             s.append("<line x1=\"").append(LEFT).append("\" y1=\"").append(y + LANE).append("\" x2=\"").append(WIDTH)
              .append("\" y2=\"").append(y + LANE).append("\" stroke=\"#eee\"/>\n");
             s.append("<text x=\"4\" y=\"").append(y + LANE / 2 + 4).append("\">client ").append(t.lanes().get(i)).append("</text>\n");
+        }
+        for (int n = 0; n < t.nodes(); n++) {
+            int y = 20 + clientLanes * LANE + n * NODE_LANE;
+            s.append("<text x=\"4\" y=\"").append(y + NODE_LANE / 2 + 4).append("\" fill=\"#555\">node ").append(n)
+             .append("</text>\n");
+        }
+        for (Timeline.NodeRun r : t.nodeRuns()) {
+            int y = 20 + clientLanes * LANE + r.node() * NODE_LANE + 3;
+            String fill = !r.answered() ? "#bbb" : r.owner().equals("no lease") ? "#8d6e63" : "#7e9fd6";
+            String title = !r.answered() ? "node " + r.node() + " could not be read"
+                    : "node " + r.node() + " held " + (r.owner().equals("no lease") ? "the value of a round that returned no lease"
+                    : r.owner() + "'s value") + " (PTTL " + r.pttlMs() + " ms at first reading)";
+            s.append(rect(LEFT + r.fromMs() * scale, y, Math.max(1, (r.toMs() - r.fromMs()) * scale), NODE_LANE - 6, fill,
+                    r.answered() ? 0.9 : 0.5, title + ", " + fmt(r.fromMs()) + "-" + fmt(r.toMs()) + " ms"));
         }
         for (Timeline.Bar b : t.bars()) {
             int y = laneY(t, b.client()) + 14;

@@ -8,13 +8,14 @@ import java.util.Locale;
 /** The results table, as plain text for the terminal and as an HTML table for the report. */
 public final class TextReport {
     private static final String[] HEADER = {"scenario", "expected", "observed", "result", "ops", "violations",
-            "stale acc (unfenced)", "stale rej (fenced)", "stale acc (fenced)", "lost updates", "availability", "seed"};
+            "stale acc (unfenced)", "stale rej (fenced)", "stale acc (fenced)", "lost updates", "unheld (truth)",
+            "key leaks (truth)", "token inv", "availability", "seed"};
 
     private TextReport() {}
 
     public static String table(List<ScenarioResult> results) {
         StringBuilder sb = new StringBuilder();
-        String fmt = "%-34s %-9s %-9s %-7s %6s %10s %20s %18s %18s %12s %12s %s%n";
+        String fmt = "%-34s %-9s %-9s %-7s %6s %10s %20s %18s %18s %12s %14s %17s %9s %12s %s%n";
         sb.append(String.format(Locale.ROOT, fmt, (Object[]) HEADER));
         for (ScenarioResult r : results) {
             Object[] row = row(r);
@@ -63,6 +64,7 @@ public final class TextReport {
                 c == null ? "-" : c.operations(), c == null ? "-" : c.violations(),
                 c == null ? "-" : c.staleAcceptedUnfenced(), c == null ? "-" : c.staleRejectedFenced(),
                 c == null ? "-" : c.staleAcceptedFenced(), c == null ? "-" : c.lostUpdates(),
+                c == null ? "-" : c.unheld(), c == null ? "-" : c.keyLeaks(), c == null ? "-" : c.tokenInversions(),
                 c == null ? "-" : String.format(Locale.ROOT, "%.2f", c.availability()), r.seed()};
     }
 }

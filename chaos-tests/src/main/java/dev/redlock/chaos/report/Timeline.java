@@ -4,6 +4,7 @@ import dev.redlock.chaos.checker.Anomaly;
 import dev.redlock.chaos.history.Event;
 import dev.redlock.chaos.history.FaultWindow;
 import dev.redlock.chaos.history.History;
+import dev.redlock.chaos.history.NodeSample;
 import dev.redlock.chaos.history.Write;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,10 +15,18 @@ import java.util.TreeSet;
 /**
  * What the HTML timeline draws, derived from a {@link History}: one lane per client, each lease as a bar over its
  * believed-held window {@code [acquired, min(acquired + validity, release invoked)]}, writes as ticks, fault windows
- * and anomalies as shaded spans. Times are milliseconds from the start of the history.
+ * and anomalies as shaded spans; and, when the ground truth was sampled, one lane per node showing whose value it
+ * held when. Times are milliseconds from the start of the history.
  */
 record Timeline(double spanMs, List<Integer> lanes, List<Bar> bars, List<Tick> ticks, List<Span> faults,
-                List<Span> anomalies) {
+                List<Span> anomalies, int nodes, List<NodeRun> nodeRuns) {
+
+    /**
+     * A stretch during which the ground-truth sampler read the same thing on one node: a lease's value ({@code owner}
+     * its label), the value of a round that returned no lease ({@code owner} "no lease"), no key ("" owner, not
+     * drawn), or nothing at all (the node could not be read: {@code answered} false).
+     */
+    record NodeRun(int node, double fromMs, double toMs, String owner, boolean answered, long pttlMs) {}
 
     /** One lease: the window the client believed it held the lock. */
     record Bar(int client, double fromMs, double toMs, String owner, long token, boolean endedByRelease) {}
@@ -72,7 +81,39 @@ record Timeline(double spanMs, List<Integer> lanes, List<Bar> bars, List<Tick> t
             a.add(new Span(ms(an.startNanos(), t0), ms(Math.max(an.endNanos(), an.startNanos()), t0), an.kind(),
                     an.description(), an.clients()));
         }
-        return new Timeline(ms(end, t0), List.copyOf(lanes), bars, ticks, f, a);
+        return new Timeline(ms(end, t0), List.copyOf(lanes), bars, ticks, f, a, h.samples().isEmpty() ? 0 : h.nodes(),
+                nodeRuns(h, t0));
+    }
+
+    /** Consecutive samples of a node that read the same, merged (one bar per lease value per node). */
+    private static List<NodeRun> nodeRuns(History h, long t0) {
+        Map<String, String> labelOf = new HashMap<>();
+        h.ownerValues().forEach((label, value) -> labelOf.put(value, label));
+        List<NodeRun> runs = new ArrayList<>();
+        Map<Integer, NodeSample> open = new HashMap<>();
+        Map<Integer, NodeSample> last = new HashMap<>();
+        List<NodeSample> samples = new ArrayList<>(h.samples());
+        samples.sort((x, y) -> Long.compare(x.sentNanos(), y.sentNanos()));
+        for (NodeSample s : samples) {
+            NodeSample o = open.get(s.node());
+            if (o != null && (o.answered() != s.answered() || !o.value().equals(s.value()))) {
+                runs.add(run(o, s.sentNanos(), labelOf, t0));
+                o = null;
+            }
+            if (o == null) open.put(s.node(), s);
+            last.put(s.node(), s);
+        }
+        for (Map.Entry<Integer, NodeSample> en : open.entrySet()) {
+            runs.add(run(en.getValue(), last.get(en.getKey()).receivedNanos(), labelOf, t0));
+        }
+        runs.removeIf(r -> r.answered() && r.owner().isEmpty());
+        return runs;
+    }
+
+    private static NodeRun run(NodeSample first, long endNanos, Map<String, String> labelOf, long t0) {
+        String owner = !first.answered() || first.value().isEmpty() ? "" : labelOf.getOrDefault(first.value(), "no lease");
+        return new NodeRun(first.node(), ms(first.sentNanos(), t0), ms(endNanos, t0), owner, first.answered(),
+                first.pttlMs());
     }
 
     private static double ms(long nanos, long t0) {

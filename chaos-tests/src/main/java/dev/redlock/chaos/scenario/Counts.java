@@ -16,20 +16,30 @@ import dev.redlock.chaos.checker.Result;
  * @param availability          acquireOk / acquireAttempts
  * @param longestNoHolderMs     longest stretch without a holder while a quorum of nodes was up
  * @param meanAcquireMs         mean duration of a successful round
+ * @param unheld                leases a client believed it held while no majority of nodes held their value
+ *                              (ground truth; -1 when it could not be decided)
+ * @param keyLeaks              lock keys that outlived what the library accounts for (ground truth)
+ * @param tokenInversions       leases whose token was not above an earlier holder's
  */
 public record Counts(long acquireAttempts, long acquireOk, long operations, long violations, long staleAcceptedUnfenced,
                      long staleRejectedFenced, long staleAcceptedFenced, long lostUpdates, double availability,
-                     double longestNoHolderMs, double meanAcquireMs) {
+                     double longestNoHolderMs, double meanAcquireMs, long unheld, long keyLeaks, long tokenInversions) {
 
     static Counts from(Result r) {
         return new Counts(l(r, "acquireAttempts"), l(r, "acquireOk"), l(r, "writesUnfenced"), l(r, "overlaps"),
                 l(r, "staleAcceptedUnfenced"), l(r, "staleRejectedFenced"), l(r, "staleAcceptedFenced"),
-                l(r, "lostUpdates"), d(r, "successRate"), d(r, "longestNoHolderMs"), d(r, "meanAcquireMs"));
+                l(r, "lostUpdates"), d(r, "successRate"), d(r, "longestNoHolderMs"), d(r, "meanAcquireMs"),
+                l(r, "believedWithoutMajority"), l(r, "keyLeaks"), l(r, "tokenInversions"));
     }
 
     /** Whether the unfenced store shows that the lock failed. */
     public boolean unfencedViolation() {
         return violations > 0 || staleAcceptedUnfenced > 0 || lostUpdates > 0;
+    }
+
+    /** Whether the lock failed: the unfenced store shows it, or a client believed a lease no majority held. */
+    public boolean lockViolation() {
+        return unfencedViolation() || unheld > 0;
     }
 
     private static long l(Result r, String m) {

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * Scenarios of the Redis deployments people run, definitions next to their bodies: restarts that reload persisted
@@ -79,9 +80,15 @@ final class DeploymentScripts {
                         Settings.defaults().withTtl(ms(500)).withClockNode(2).withDuration(ms(1500)),
                         DeploymentScripts::clockBehind, Needs.NOTHING.withProcessControl()),
                 new Scenario("d6", "mixed quarantines", "holder's group: restartQuarantine 2 s, TTL 1 s; the other "
-                        + "group: 300 ms, TTL 300 ms; a node of the holder's majority restarted without persistence",
+                        + "group: 300 ms, TTL 300 ms (per round a new E asks first after the restart, a new B later); a "
+                        + "node of the holder's majority restarted without persistence",
                         Expectation.SAFE, Settings.defaults().withTtl(ms(1000)).withOwnProxies(Set.of(0)),
-                        DeploymentScripts::mixedQuarantines, RESTART));
+                        DeploymentScripts::mixedQuarantines, RESTART),
+                new Scenario("d7", "fences after a loss", "nodes marked fresh; A's token written to a majority "
+                        + "{v, x, y}; v then loses the resource's fence entry (round 0: as after its retention or an "
+                        + "eviction, marker kept) or its memory (round 1: restarted without persistence, quarantine "
+                        + "waited out); a new client that reaches only v and the two other nodes must get a higher "
+                        + "token", Expectation.SAFE, guarded, DeploymentScripts::fencesAfterALoss, RESTART));
     }
 
     // ---- d1a, d1b ----
@@ -204,6 +211,7 @@ final class DeploymentScripts {
             ctx.history().note("replica on port " + replica.port() + " of node " + v + " in sync; replication link cut");
             Held ha = Scripts.acquireOnMajority(ctx, a, others);
             ctx.nemesis().failover(v, replica);
+            ctx.failedOver(v, replica);   // the ground truth follows the clients to the promoted replica
             ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
             secondHolderWhileAHolds(ctx, a, ha, b, false, 0, ctx.ttl(), ctx.ttl());
         } catch (IOException e) {
@@ -354,13 +362,85 @@ final class DeploymentScripts {
         }
     }
 
+    // ---- d7 ----
+
+    /**
+     * A's token T is written to a majority M = {v, x, y} (the others O cut for A). v then loses what M's other nodes
+     * keep: round 0 its fence entry for the resource (deleted, as its retention or an eviction would; the marker and
+     * its high-water mark stay), round 1 its whole memory (killed -9, restarted without persistence; the quarantine
+     * is waited out). A new client C, with no token hint for the resource, reaches only v and O (x and y cut on its
+     * own proxies): its token is max(fences of v and O) + 1, so v's fence must read at least T: the high-water mark
+     * in round 0, the node's clock in round 1 (on nodes marked fresh, the only fences of a lost node above T). Checked
+     * by the token order of the history, and here. In round 1, C's first round reaches v alone, which starts v's
+     * quarantine without any grant elsewhere: retried rounds would each raise O's fences with their token guess.
+     */
+    static void fencesAfterALoss(ScenarioContext ctx) {
+        Random rnd = ctx.random();
+        WorkloadClient a = ctx.client(0);
+        int n = ctx.settings().nodes();
+        String fenceKey = ScenarioRunner.KEY_PREFIX + "__fence:" + ScenarioRunner.LOCK_NAME;
+        for (int round = 0; round < ctx.settings().rounds(); round++) {
+            int v = rnd.nextInt(n);
+            int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+            int[] majorityButV = IntStream.range(0, n)
+                    .filter(i -> i != v && Arrays.stream(others).noneMatch(o -> o == i)).toArray();
+            for (int i = 0; i < 2; i++) {   // every node has a fence for the resource
+                Held h = Scripts.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
+                a.write(h, a.read());
+                a.release(h);
+            }
+            Held ha = Scripts.acquireOnMajority(ctx, a, others);
+            a.write(ha, a.read());
+            a.release(ha);
+            if (round % 2 == 0) {
+                ctx.cluster().node(v).command("DEL", fenceKey);
+                ctx.history().note("round " + round + ": node " + v + " lost its fence entry for the resource (marker "
+                        + "kept); A's token " + ha.token() + " is on nodes " + Arrays.toString(majorityButV) + " and " + v);
+            } else {
+                ctx.nemesis().killAndRestart(v);
+                ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
+                ctx.history().note("round " + round + ": node " + v + " restarted without persistence; A's token "
+                        + ha.token() + " is on nodes " + Arrays.toString(majorityButV));
+            }
+            String set = "c" + (2 + round);
+            WorkloadClient c = new WorkloadClient(2 + round, ScenarioRunner.config(ctx.settings(),
+                    ctx.cluster().uris(set)), ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME);
+            if (round % 2 == 1) {
+                // v's memory (and its quarantine) begins with the first ACQUIRE it runs: C's, reaching v alone, so
+                // that no round writes a token guess to the other nodes while C waits for the quarantine to pass
+                try (FaultHandle onlyV = ctx.nemesis().cut(set, IntStream.range(0, n)
+                        .filter(i -> i != v).toArray())) {
+                    ctx.check("round " + round + ": the restarted node refuses C at first (quarantine)",
+                            c.tryAcquire(ctx.ttl()).isEmpty(), "");
+                }
+                ScenarioContext.sleep(ctx.settings().restartQuarantine().plusMillis(100));
+            }
+            try (FaultHandle onlyVAndO = ctx.nemesis().cut(set, majorityButV)) {
+                Held hc = Scripts.must(c.acquire(ctx.ttl(), History.now() + SETUP.toNanos(), new Random(rnd.nextLong()),
+                        Duration.ofMillis(20), Duration.ofMillis(10)), "C could not acquire on v and the others");
+                ctx.check("round " + round + ": C's token is above A's", hc.token() > ha.token(),
+                        "C got " + hc.token() + ", A had " + ha.token());
+                c.write(hc, c.read());
+                c.release(hc);
+            } finally {
+                c.close();
+            }
+            ScenarioContext.sleep(Duration.ofMillis(50));
+        }
+    }
+
     // ---- d6 ----
 
     /**
      * A (restartQuarantine 2 s, TTL 1 s) holds on a majority M; node v of M restarts without persistence, losing
-     * A's key and the quarantine A stored there. B (restartQuarantine 300 ms, TTL 300 ms) asks once its own
-     * quarantine has passed: v must not count, because the strictest quarantine (stored on the other nodes, and
-     * learned by B from their replies) has not passed.
+     * A's key and the quarantine A stored there. E, a client of the lax group (restartQuarantine 300 ms), asks right
+     * away: v's memory begins with E's contact and its quarantine is E's 300 ms. B, of the same group, asks once
+     * those 300 ms have passed: v must not count, because the strictest quarantine (stored on the other nodes) has
+     * not passed. Each round has its own E and B, which have never asked anything before: B learns the 2 s only
+     * from the replies of the very round in which v grants it, so the client-side check (a grant from a node younger
+     * than the strictest quarantine seen does not count) is what refuses its first round; its next rounds send the
+     * 2 s, and v refuses by itself. The clients are created before the first restart (creation runs the preflight
+     * checks, which take time on a loaded machine, while A's lease runs out).
      */
     static void mixedQuarantines(ScenarioContext ctx) {
         Random rnd = ctx.random();
@@ -368,23 +448,29 @@ final class DeploymentScripts {
         Duration laxTtl = ms(300);
         RedlockConfig lax = ScenarioRunner.config(ctx.settings(), ctx.cluster().uris()).toBuilder()
                 .restartQuarantine(laxTtl).build();
-        WorkloadClient b = new WorkloadClient(2, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME);
         int n = ctx.settings().nodes();
+        List<WorkloadClient> made = new ArrayList<>();
         try {
-            b.warmUp(laxTtl);
             for (int round = 0; round < ctx.settings().rounds(); round++) {
+                made.add(new WorkloadClient(2 + 2 * round, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME));
+                made.add(new WorkloadClient(3 + 2 * round, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME));
+            }
+            for (int round = 0; round < ctx.settings().rounds(); round++) {
+                WorkloadClient b = made.get(2 * round), e = made.get(2 * round + 1);
                 int v = rnd.nextInt(n);
                 int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
                 Held ha = Scripts.acquireOnMajority(ctx, a, others);
                 ctx.nemesis().killAndRestart(v);
                 ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
-                ScenarioContext.sleep(laxTtl.plusMillis(50));   // B's own quarantine has passed
-                ctx.history().note("round " + round + ": node " + v + " restarted " + (laxTtl.toMillis() + 50)
-                        + " ms ago; A (2 s quarantine) holds on " + Arrays.toString(ctx.lockValues().toArray()));
+                e.tryAcquire(laxTtl).ifPresent(e::release);   // no quorum: v is new, A holds two nodes
+                ScenarioContext.sleep(laxTtl.plusMillis(50));   // the lax group's quarantine on v has passed
+                ctx.history().note("round " + round + ": node " + v + " restarted, first asked by E "
+                        + (laxTtl.toMillis() + 50) + " ms ago; A (2 s quarantine) holds on "
+                        + Arrays.toString(ctx.lockValues().toArray()));
                 secondHolderWhileAHolds(ctx, a, ha, b, false, round, laxTtl, ctx.ttl());
             }
         } finally {
-            b.close();
+            for (WorkloadClient c : made) c.close();
         }
     }
 }

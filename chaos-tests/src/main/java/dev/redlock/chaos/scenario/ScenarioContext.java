@@ -12,9 +12,11 @@ import dev.redlock.chaos.workload.WorkloadClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +38,8 @@ public final class ScenarioContext {
     private final String keyPrefix;
     private final Random random;
     private final List<Check> checks = new CopyOnWriteArrayList<>();
+    /** Nodes failed over to another process (the clients' proxies point at it now). */
+    private final Map<Integer, ServerProcess> failedOver = new ConcurrentHashMap<>();
 
     ScenarioContext(Settings settings, ChaosCluster cluster, Nemesis nemesis, History history, Resource resource,
                     List<WorkloadClient> clients, String keyPrefix) {
@@ -67,6 +71,19 @@ public final class ScenarioContext {
 
     /** The scenario's seeded random source (use it for every choice so a seed replays the run). */
     public Random random() { return random; }
+
+    /**
+     * The process the clients reach as node {@code i}: the node itself, or the process it was
+     * {@linkplain #failedOver failed over} to. The ground truth reads this one.
+     */
+    public ServerProcess servedBy(int i) {
+        return failedOver.getOrDefault(i, cluster.node(i));
+    }
+
+    /** Records that node {@code i}'s proxies now lead to {@code to} (after {@code Nemesis.failover}). */
+    public void failedOver(int i, ServerProcess to) {
+        failedOver.put(i, to);
+    }
 
     /** The protected lock's key on the nodes. */
     public String lockKey() {
@@ -149,10 +166,14 @@ public final class ScenarioContext {
         }
     }
 
-    /** The value of the protected lock key on each node (read directly, not through a proxy); "" where absent. */
+    /**
+     * The value of the protected lock key on each node as the clients reach it ({@link #servedBy}; read directly, not
+     * through a proxy); "" where absent.
+     */
     public List<String> lockValues() {
         List<String> out = new ArrayList<>();
-        for (ServerProcess n : cluster.nodes()) {
+        for (int i = 0; i < cluster.size(); i++) {
+            ServerProcess n = servedBy(i);
             out.add(n.isRunning() && !n.isPaused() ? n.command("GET", lockKey()) : "?");
         }
         return out;

@@ -20,7 +20,7 @@ import java.util.Locale;
  * @param failures       why not, one line each (empty when passed)
  * @param counts         the numbers
  * @param checks         scenario-specific checks
- * @param verdict        the checkers' composite result (mutual-exclusion, stale-writes, lost-updates, liveness)
+ * @param verdict        the checkers' composite result ({@link dev.redlock.chaos.checker.Checker#standard()})
  * @param history        the full history
  * @param faults         the fault windows (also in the history)
  * @param toxiproxyMode  which Toxiproxy provider ran, and why earlier ones were skipped
@@ -80,10 +80,11 @@ public record ScenarioResult(String id, String name, String fault, Expectation e
         return String.format(Locale.ROOT,
                 "scenario %-3s %-4s expected=%-9s observed=%-9s ops=%d acquires=%d/%d violations=%d "
                         + "staleAcceptedUnfenced=%d staleRejectedFenced=%d staleAcceptedFenced=%d lostUpdates=%d "
+                        + "unheld=%d keyLeaks=%d tokenInversions=%d "
                         + "availability=%.2f longestNoHolder=%.0fms seed=%d toxiproxy=%s clock=%s %dms%s",
                 id, passed ? "PASS" : "FAIL", expected, observed, c.operations(), c.acquireOk(), c.acquireAttempts(),
                 c.violations(), c.staleAcceptedUnfenced(), c.staleRejectedFenced(), c.staleAcceptedFenced(),
-                c.lostUpdates(), c.availability(), c.longestNoHolderMs(), seed, toxiproxyMode.split(" ")[0], clockMode,
+                c.lostUpdates(), c.unheld(), c.keyLeaks(), c.tokenInversions(), c.availability(), c.longestNoHolderMs(), seed, toxiproxyMode.split(" ")[0], clockMode,
                 durationMs, passed ? "" : " failures=" + failures);
     }
 

@@ -11,6 +11,7 @@ import dev.redlock.chaos.cluster.Toxiproxy;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.nemesis.ClockMode;
 import dev.redlock.chaos.nemesis.Nemesis;
+import dev.redlock.chaos.oracle.NodeSampler;
 import dev.redlock.chaos.workload.Resource;
 import dev.redlock.chaos.workload.WorkloadClient;
 import java.io.PrintWriter;
@@ -25,7 +26,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one {@link Scenario} end to end and returns its {@link ScenarioResult}: starts the cluster behind Toxiproxy,
  * creates the clients (one {@code Redlock} each, warmed up), runs the script, heals every fault, stops everything
- * (by pid, also on failure), then checks the history and judges the scenario's claim.
+ * (by pid, also on failure), then checks the history and judges the scenario's claim. While the script runs, a
+ * {@link NodeSampler} reads every node's own view of the lock key (straight from its port) into the history, the
+ * ground truth the checkers compare the clients' beliefs with.
  *
  * <p>Against external nodes ({@link #run(Scenario, Toxiproxy, List)} with node URIs, each the listen address of an
  * existing proxy of {@code toxiproxy}): the cluster is {@link ChaosCluster#attach attached} instead of started, the
@@ -41,6 +44,8 @@ public final class ScenarioRunner {
     private static final Logger log = LoggerFactory.getLogger(ScenarioRunner.class);
     static final String KEY_PREFIX = "chaos:";
     static final String LOCK_NAME = "resource";
+    /** How often the ground-truth sampler reads each node (see {@link NodeSampler}). */
+    static final Duration SAMPLE_INTERVAL = Duration.ofMillis(5);
 
     private ScenarioRunner() {}
 
@@ -114,6 +119,7 @@ public final class ScenarioRunner {
         String error = null;
         ChaosCluster cluster = null;
         Nemesis nemesis = null;
+        NodeSampler sampler = null;
         try {
             if (external) {
                 cluster = ChaosCluster.attach(toxiproxy, externalNodes);
@@ -134,12 +140,15 @@ public final class ScenarioRunner {
             if (st.guardOn()) clients.get(0).redlock().markNodesFresh();
             for (WorkloadClient c : clients) c.warmUp(st.ttl());
             ScenarioContext ctx = new ScenarioContext(st, cluster, nemesis, history, resource, clients, KEY_PREFIX);
+            sampler = new NodeSampler(ctx::servedBy, cluster.size(), KEY_PREFIX + LOCK_NAME, history, SAMPLE_INTERVAL)
+                    .start();
             history.begin();
             try {
                 s.script().run(ctx);
             } finally {
                 history.end();
                 nemesis.healAll();
+                sampler.close();
                 checks = ctx.checks();
             }
         } catch (Exception | AssertionError e) {
@@ -148,6 +157,7 @@ public final class ScenarioRunner {
             error = w.toString();
             log.warn("scenario {} failed to run", s.id(), e);
         } finally {
+            if (sampler != null) sampler.close();
             if (nemesis != null) nemesis.healAll();
             for (WorkloadClient c : clients) {
                 try {
@@ -173,7 +183,7 @@ public final class ScenarioRunner {
         Counts counts = Counts.from(verdict);
         boolean unknown = verdict.parts().stream().filter(p -> !p.checker().equals("liveness"))
                 .anyMatch(p -> p.validity() == Validity.UNKNOWN);
-        Outcome observed = unknown ? Outcome.UNKNOWN : counts.unfencedViolation() ? Outcome.VIOLATION : Outcome.NONE;
+        Outcome observed = unknown ? Outcome.UNKNOWN : counts.lockViolation() ? Outcome.VIOLATION : Outcome.NONE;
         List<String> failures = judge(s.expected(), observed, counts, checks, error);
         ScenarioResult r = new ScenarioResult(s.id(), s.name(), s.fault(), s.expected(), observed, failures.isEmpty(),
                 failures, counts, checks, verdict, history, history.faults(), toxiproxyMode, clockMode[0], seed, st, (System.nanoTime() - t0) / 1_000_000, error);
@@ -181,11 +191,21 @@ public final class ScenarioRunner {
         return r;
     }
 
+    /**
+     * Why a run contradicts its claim (empty when it holds it). Every claim: no harness error, no UNKNOWN, no stale
+     * write accepted by the fenced store, no leaked key, no failed scripted check. A VIOLATION claim needs the
+     * violation in the unfenced run and a stale write refused by the fenced store; tokens may go backwards in such a
+     * run (a second holder granted on a node that lost its fences is how d1b shows the violation), which the fenced
+     * store must absorb. A SAFE or REFUSED claim says the lock holds, so nothing may overlap, no lease may be believed
+     * without a majority, nothing stale may be accepted even unfenced, no update may be lost, and fencing tokens
+     * strictly increase across holders.
+     */
     static List<String> judge(Expectation expected, Outcome observed, Counts c, List<Check> checks, String error) {
         List<String> why = new ArrayList<>();
         if (error != null) why.add("harness error: " + error.lines().findFirst().orElse(error));
         if (observed == Outcome.UNKNOWN) why.add("a checker could not decide (UNKNOWN)");
         if (c.staleAcceptedFenced() > 0) why.add("the fenced store accepted " + c.staleAcceptedFenced() + " stale write(s)");
+        if (c.keyLeaks() > 0) why.add(c.keyLeaks() + " lock key(s) outlived what the library accounts for (ground truth)");
         if (expected == Expectation.VIOLATION) {
             if (observed == Outcome.NONE) {
                 why.add("violation expected but the unfenced run showed none: the fault did not bite");
@@ -193,6 +213,8 @@ public final class ScenarioRunner {
             if (c.staleRejectedFenced() <= 0) why.add("violation expected but the fenced store rejected no stale write");
         } else {
             if (c.violations() > 0) why.add(c.violations() + " mutual-exclusion violation(s)");
+            if (c.unheld() > 0) why.add(c.unheld() + " lease(s) believed held while no majority of nodes held them (ground truth)");
+            if (c.tokenInversions() > 0) why.add(c.tokenInversions() + " fencing token(s) not above an earlier holder's");
             if (c.staleAcceptedUnfenced() > 0) why.add(c.staleAcceptedUnfenced() + " stale write(s) accepted (unfenced)");
             if (c.lostUpdates() > 0) why.add(c.lostUpdates() + " lost update(s)");
         }

@@ -26,6 +26,7 @@ public final class Scenarios {
         return Duration.ofMillis(m);
     }
 
+    private static final List<Scenario> ALL;
     private static final List<Scenario> CORE = List.of(
             new Scenario("1", "contention", "no fault, 5 clients contending for one lock", Expectation.SAFE,
                     Settings.defaults().withTtl(ms(400)).withClients(5).withDuration(ms(3000)),
@@ -94,17 +95,29 @@ public final class Scenarios {
                             .withOwnProxies(Set.of(0, 1, 2, 3, 4)),
                     ctx -> Scripts.splitVote(ctx, ms(40), ms(200)), OWN_PROXIES));
 
-    /** Then the families kept beside their bodies: deployments (d1a..d6, {@link DeploymentScripts}). */
-    private static final List<Scenario> ALL = java.util.stream.Stream.concat(CORE.stream(),
-            DeploymentScripts.scenarios().stream()).toList();
+    static {
+        List<Scenario> all = new java.util.ArrayList<>(CORE);
+        all.addAll(DeploymentScripts.scenarios());
+        all.addAll(WatchdogScripts.SCENARIOS);
+        all.addAll(LateGrantScripts.SCENARIOS);
+        ALL = List.copyOf(all);
+    }
 
-    /** Every scenario, in order. */
+    /** Every scenario, in order: the core catalogue, then the families kept beside their bodies (deployments d1a..d7, watchdog W1..W3, late grants L1). */
     public static List<Scenario> all() {
         return ALL;
     }
 
     /**
-     * A scenario by id ("1".."14", "4a", "4b", "4c", "d1a".."d6"; "4" is "4a").
+     * The soak (not in {@link #all()}): the contention workload under a seeded random mix of faults for
+     * {@code duration}; see {@code SoakScripts}.
+     */
+    public static Scenario soak(Duration duration) {
+        return SoakScripts.soak(duration);
+    }
+
+    /**
+     * A scenario by id ("1".."14", "4a", "4b", "4c", "d1a".."d7", "W1".."W3", "L1"; "4" is "4a").
      *
      * @throws NoSuchElementException for an unknown id
      */

@@ -1,6 +1,7 @@
 package dev.redlock.chaos.workload;
 
 import dev.redlock.Lease;
+import dev.redlock.LeaseOwnerValue;
 import dev.redlock.LeaseLostException;
 import dev.redlock.LockUnavailableException;
 import dev.redlock.Redlock;
@@ -67,16 +68,7 @@ public final class WorkloadClient implements AutoCloseable {
     public Optional<Held> tryAcquire(Duration ttl) {
         history.invoke(Event.Op.ACQUIRE, id, "", -1);
         try {
-            Lease lease = redlock.acquire(lockName, ttl);
-            long now = History.now();
-            long validity = lease.remainingValidity().toNanos();
-            long token = lease.fencingToken();
-            String owner;
-            synchronized (this) {
-                owner = "c" + id + "#" + (++leases);
-            }
-            history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, token, validity, "");
-            return Optional.of(new Held(lease, owner, token, now, validity));
+            return Optional.of(acquired(redlock.acquire(lockName, ttl)));
         } catch (LockUnavailableException e) {
             history.fail(Event.Op.ACQUIRE, id, "", -1, shorten(e.getMessage()));
             return Optional.empty();
@@ -93,16 +85,7 @@ public final class WorkloadClient implements AutoCloseable {
     public java.util.concurrent.CompletableFuture<Optional<Held>> tryAcquireAsync(Duration ttl) {
         history.invoke(Event.Op.ACQUIRE, id, "", -1);
         return redlock.acquireAsync(lockName, ttl).handle((lease, error) -> {
-            if (lease != null) {
-                long now = History.now();
-                long validity = lease.remainingValidity().toNanos();
-                String owner;
-                synchronized (this) {
-                    owner = "c" + id + "#" + (++leases);
-                }
-                history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, lease.fencingToken(), validity, "");
-                return Optional.of(new Held(lease, owner, lease.fencingToken(), now, validity));
-            }
+            if (lease != null) return Optional.of(acquired(lease));
             Throwable t = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
                     ? error.getCause() : error;
             if (t instanceof LockUnavailableException) {
@@ -112,6 +95,20 @@ public final class WorkloadClient implements AutoCloseable {
             }
             return Optional.empty();
         });
+    }
+
+    /** Labels a lease the library returned and records its OK (with the validity left) and its owner value. */
+    private Held acquired(Lease lease) {
+        long now = History.now();
+        long validity = lease.remainingValidity().toNanos();
+        long token = lease.fencingToken();
+        String owner;
+        synchronized (this) {
+            owner = "c" + id + "#" + (++leases);
+        }
+        history.ownerValue(owner, LeaseOwnerValue.of(lease));
+        history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, token, validity, "");
+        return new Held(lease, owner, token, now, validity);
     }
 
     /**
@@ -156,6 +153,55 @@ public final class WorkloadClient implements AutoCloseable {
         } catch (RedlockException | IllegalStateException e) {
             history.info(Event.Op.EXTEND, id, h.owner(), h.token(), shorten(String.valueOf(e)));
             return false;
+        }
+    }
+
+    /**
+     * Asks the lease whether it is still valid, as a client does before a side effect: records VALID with the validity
+     * it was told is left (what the client now believes), or LOST when it was told the lease is gone.
+     */
+    public boolean isValid(Held h) {
+        long now = History.now();
+        long left = h.lease().remainingValidity().toNanos();   // read first: now + left never exceeds the deadline
+        if (left > 0 && h.lease().isValid()) {
+            history.append(Event.Type.OK, Event.Op.VALID, id, now, h.owner(), h.token(), left, "");
+            return true;
+        }
+        history.append(Event.Type.INFO, Event.Op.LOST, id, History.now(), h.owner(), h.token(), 0, "isValid() false");
+        return false;
+    }
+
+    /**
+     * {@link Redlock#withLock}: acquires (one round), runs {@code task} while the library's watchdog extends the lease,
+     * releases. Records the acquire, the release (invoked when the task ends) and, when the library reports the lease
+     * lost, a LOST event; the task sees the lease as a {@link Held}. Empty when the lock was unavailable.
+     */
+    public <T> Optional<T> withLock(Duration ttl, java.util.function.Function<Held, T> task) {
+        history.invoke(Event.Op.ACQUIRE, id, "", -1);
+        Held[] held = new Held[1];
+        try {
+            T result = redlock.withLock(lockName, ttl, lease -> {
+                held[0] = acquired(lease);
+                try {
+                    return task.apply(held[0]);
+                } finally {
+                    history.invoke(Event.Op.RELEASE, id, held[0].owner(), held[0].token());
+                }
+            });
+            history.ok(Event.Op.RELEASE, id, held[0].owner(), held[0].token(), 0);
+            return Optional.ofNullable(result);
+        } catch (LockUnavailableException e) {
+            history.fail(Event.Op.ACQUIRE, id, "", -1, shorten(e.getMessage()));
+            return Optional.empty();
+        } catch (LeaseLostException e) {
+            Held h = held[0];
+            history.append(Event.Type.INFO, Event.Op.LOST, id, History.now(), h.owner(), h.token(), 0, shorten(e.getMessage()));
+            history.ok(Event.Op.RELEASE, id, h.owner(), h.token(), 0);
+            return Optional.empty();
+        } catch (RedlockException e) {
+            if (held[0] == null) history.info(Event.Op.ACQUIRE, id, "", -1, shorten(String.valueOf(e)));
+            else history.info(Event.Op.RELEASE, id, held[0].owner(), held[0].token(), shorten(String.valueOf(e)));
+            return Optional.empty();
         }
     }
 

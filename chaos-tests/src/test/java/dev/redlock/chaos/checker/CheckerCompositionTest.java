@@ -79,4 +79,21 @@ class CheckerCompositionTest {
         assertEquals(Validity.VALID, r.part(MutualExclusionChecker.NAME).validity());
         assertEquals(Validity.UNKNOWN, r.part(LivenessChecker.NAME).validity());
     }
+
+    @Test
+    void standardCheckerJudgesTheGroundTruthAndTheTokenOrder() {
+        // a lease believed over [100, 400] while only 2 of 5 nodes held its value from 300 on, and a repeated token
+        Histories h = new Histories()
+                .lease(0, "c0#1", 1, 80, 100, 300, 400).value("c0#1", "v1")
+                .held(0, 90, 410, 5, "v1").held(1, 90, 410, 5, "v1").held(2, 90, 300, 5, "v1").held(2, 300, 500, 5, "")
+                .held(3, 0, 500, 5, "").held(4, 0, 500, 5, "")
+                .lease(1, "c1#1", 1, 580, 600, 300, 700).value("c1#1", "v2")
+                .held(0, 590, 710, 5, "v2").held(1, 590, 710, 5, "v2").held(2, 590, 710, 5, "v2");
+        Result r = Checker.standard().check(h.history());
+        assertEquals(Validity.INVALID, r.part(GroundTruthChecker.NAME).validity());
+        assertEquals(Validity.INVALID, r.part(TokenOrderChecker.NAME).validity());
+        assertEquals(Validity.VALID, r.part(KeyLeakChecker.NAME).validity());
+        assertEquals(1.0, r.metric("believedWithoutMajority"));
+        assertEquals(1.0, r.metric("tokenInversions"));
+    }
 }

@@ -3,6 +3,7 @@ package dev.redlock.chaos.checker;
 import dev.redlock.chaos.history.Event;
 import dev.redlock.chaos.history.FaultWindow;
 import dev.redlock.chaos.history.History;
+import dev.redlock.chaos.history.NodeSample;
 import dev.redlock.chaos.history.Write;
 import java.util.List;
 
@@ -15,6 +16,7 @@ final class Histories {
     private long fencedValue;
     private long fencedHighest = -1;
     private long unfencedHighest = -1;
+    private final int[] generation = new int[5];
 
     Histories() {
         // the measured run spans [0, 10 s]
@@ -69,6 +71,50 @@ final class Histories {
     /** A raw fenced-store record, whatever a store would have done (to test the checker against broken stores). */
     Histories rawFenced(int client, String owner, long token, long ms, long highestBefore, boolean accepted) {
         h.write(Write.Store.FENCED, client, at(ms), at(ms), owner, token, 0, 1, 0, highestBefore, accepted);
+        return this;
+    }
+
+    /** Records the owner value a lease wrote on the nodes. */
+    Histories value(String owner, String value) {
+        h.ownerValue(owner, value);
+        return this;
+    }
+
+    /**
+     * Ground-truth samples of one node every {@code step} ms over [from, to): it held {@code value} ("" = no key),
+     * answered by the node's current process (see {@link #restart}).
+     */
+    Histories held(int node, long from, long to, long step, String value) {
+        for (long t = from; t < to; t += step) {
+            h.sample(new NodeSample(node, at(t), at(t) + MS / 2, true, value, value.isEmpty() ? -2 : 1000, runId(node)));
+        }
+        return this;
+    }
+
+    /** Unanswered samples of one node every {@code step} ms over [from, to) (down or paused). */
+    Histories unanswered(int node, long from, long to, long step) {
+        for (long t = from; t < to; t += step) h.sample(NodeSample.unanswered(node, at(t)));
+        return this;
+    }
+
+    /** One sample with an explicit PTTL. */
+    Histories sample(int node, long ms, String value, long pttl) {
+        h.sample(new NodeSample(node, at(ms), at(ms) + MS / 2, true, value, pttl, runId(node)));
+        return this;
+    }
+
+    /** The node's next samples come from another process (a restart or a failover: a new {@code run_id}). */
+    Histories restart(int node) {
+        generation[node]++;
+        return this;
+    }
+
+    private String runId(int node) {
+        return String.format("%040d", node * 1000 + generation[node]);
+    }
+
+    Histories fault(String kind, long from, long to, Integer... nodes) {
+        h.fault(new FaultWindow(at(from), at(to), kind, "test", List.of(nodes), List.of(), false));
         return this;
     }
 

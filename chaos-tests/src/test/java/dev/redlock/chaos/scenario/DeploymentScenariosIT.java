@@ -49,4 +49,9 @@ class DeploymentScenariosIT {
     void clientsWithDifferentQuarantinesAreSafe() {
         ScenarioAssert.runAndAssert("d6");
     }
+
+    @Test
+    void aNodeThatLostItsFenceEntryOrItsMemoryStillIssuesHigherTokens() {
+        ScenarioAssert.runAndAssert("d7");
+    }
 }
