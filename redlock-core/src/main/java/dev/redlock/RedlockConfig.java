@@ -58,6 +58,7 @@ public final class RedlockConfig {
 
     static {
         dev.redlock.internal.Endpoints.install((config, node) -> NodeClient.endpoint(config.nodes.get(node), config));
+        dev.redlock.internal.Diagnostics.install(new NodeDiagnostics());
     }
 
     private final List<NodeAddress> nodes;
