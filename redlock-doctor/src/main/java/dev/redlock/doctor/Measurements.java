@@ -25,7 +25,7 @@ final class Measurements {
 
     /** Nearest rank: the smallest value with at least {@code p} percent of the values at or below it. */
     static long percentile(long[] sorted, double p) {
-        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        int rank = (int) Math.ceil(p * sorted.length / 100.0 - 1e-9);   // 99.9 x 1000 / 100 is 999.0000000000001
         return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 

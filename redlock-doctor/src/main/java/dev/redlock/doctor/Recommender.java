@@ -22,6 +22,8 @@ final class Recommender {
     static final int DRIFT_FACTOR_MULTIPLE = 2;
     /** ... plus this (ppm): the rate at which NTP (ntpd's kernel discipline) may slew a clock. */
     static final double NTP_SLEW_PPM = 500;
+    /** A rate bound wider than this (ppm) is named in the reason: it says little. */
+    static final double LOOSE_BOUND_PPM = 1000;
     /** The minimum TTL spends at most this many node timeouts on round trips. */
     static final int TTL_NODE_TIMEOUTS = 5;
     /** The quarantine's clock tolerance is at least this many times the largest measured clock offset. */
@@ -67,15 +69,21 @@ final class Recommender {
         }
         why.put("redlock.nodeTimeout", nt.toString());
 
+        // the rate measured (the point estimate: a constant one-way delay cancels out of it); the bound is reported,
+        // and named here when it is too loose to say much (slow round trips, a short window)
         double fastest = Double.NEGATIVE_INFINITY;
         NodeReport fastestNode = null;
+        StringBuilder loose = new StringBuilder();
         for (NodeReport r : measured) {
             ClockMeasure c = r.clock();
             if (c == null || !c.driftKnown()) continue;
-            double upper = c.driftPpm() + c.driftUncertaintyPpm();
-            if (upper > fastest) {
-                fastest = upper;
+            if (c.driftPpm() > fastest) {
+                fastest = c.driftPpm();
                 fastestNode = r;
+            }
+            if (c.driftUncertaintyPpm() > LOOSE_BOUND_PPM) {
+                loose.append(String.format(Locale.ROOT, "%s%s only to ± %.0f ppm (round trips of %s)",
+                        loose.length() == 0 ? "" : ", ", r.node(), c.driftUncertaintyPpm(), ms(r.roundTrips().p50())));
             }
         }
         double defaultDrift = DEFAULTS.driftFactor();
@@ -86,12 +94,13 @@ final class Recommender {
         } else {
             double needed = (DRIFT_FACTOR_MULTIPLE * Math.max(0, fastest) + NTP_SLEW_PPM) / 1e6;
             driftFactor = Math.max(defaultDrift, Math.ceil(needed * 1000 - 1e-9) / 1000);
-            why.put("redlock.driftFactor", String.format(Locale.ROOT, "the fastest node clock ran %+.0f ppm (%s, "
-                    + "+%.0f ppm with its bound) against this host's over %s; %d x that + %.0f ppm (NTP may slew a clock "
-                    + "that fast) = %.5f; %s", fastestNode.clock().driftPpm(), fastestNode.node(), fastest,
+            why.put("redlock.driftFactor", String.format(Locale.ROOT, "the fastest node clock ran %+.0f ppm ± %.0f ppm "
+                    + "(%s) against this host's over %s; %d x that + %.0f ppm (NTP may slew a clock that fast) = %.5f; %s%s",
+                    fastest, fastestNode.clock().driftUncertaintyPpm(), fastestNode.node(),
                     ms(fastestNode.clock().driftBase()), DRIFT_FACTOR_MULTIPLE, NTP_SLEW_PPM, needed,
                     needed <= defaultDrift ? "the default " + defaultDrift + " covers it (never below the default)"
-                            : "above the default " + defaultDrift + ", rounded up to 0.001"));
+                            : "above the default " + defaultDrift + ", rounded up to 0.001",
+                    loose.length() == 0 ? "" : "; rates bounded loosely: " + loose + ": a longer --duration bounds them tighter"));
         }
 
         Duration fixedDrift = DEFAULTS.fixedDrift();
@@ -125,8 +134,8 @@ final class Recommender {
         long marginMs = Math.min(100, q.toMillis() / 4);
         why.put("redlock.restartQuarantine", "at least --max-ttl (" + ms(maxTtl) + ": lease TTLs may not exceed it) and "
                 + "the minimum TTL; the largest clock offset measured is " + ms(maxOffset) + " (" + offsetAt + ", with its "
-                + "bound), and preflight tolerates (q - " + marginMs + " ms) / 2 = " + ms(Duration.ofMillis((q.toMillis()
-                - marginMs) / 2)) + ", at least " + CLOCK_SAFETY + " x that offset"
+                + "bound); preflight tolerates (q - " + marginMs + " ms) / 2 = " + ms(Duration.ofMillis((q.toMillis()
+                - marginMs) / 2)) + ", which must be at least " + CLOCK_SAFETY + " x the largest offset"
                 + (q.equals(MAX_QUARANTINE) && forClocks.compareTo(MAX_QUARANTINE) > 0
                 ? "; capped at 24 h, the largest allowed: synchronise the clocks (NTP)" : ""));
 

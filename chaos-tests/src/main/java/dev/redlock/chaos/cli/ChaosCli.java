@@ -11,6 +11,7 @@ import dev.redlock.chaos.scenario.ScenarioResult;
 import dev.redlock.chaos.scenario.ScenarioRunner;
 import dev.redlock.chaos.scenario.Scenarios;
 import dev.redlock.chaos.scenario.Settings;
+import dev.redlock.doctor.DoctorCommand;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,13 +26,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code java -jar redlock-chaos.jar}: runs the chaos scenarios and writes the report, or serves the in-JVM Toxiproxy.
+ * {@code java -jar redlock-chaos.jar}: runs the chaos scenarios and writes the report, serves the in-JVM Toxiproxy, or
+ * examines nodes and recommends settings ({@code doctor}, see {@link DoctorCommand} for its exit codes).
  * Exit codes: 0 every scenario that ran behaved as it claims (skipped ones do not count), 1 at least one contradicted
  * its claim, 2 bad arguments (including {@code --nodes} that match no proxy of {@code --toxiproxy}).
  */
 @Command(name = "redlock-chaos", mixinStandardHelpOptions = true, version = "redlock-chaos 0.1.0",
         description = "Fault injection for Redlock on real redis-server processes behind Toxiproxy.",
-        subcommands = {ChaosCli.Run.class, ChaosCli.ListScenarios.class, ChaosCli.ServeToxiproxy.class})
+        subcommands = {ChaosCli.Run.class, ChaosCli.ListScenarios.class, ChaosCli.ServeToxiproxy.class,
+                DoctorCommand.class})
 public final class ChaosCli implements Runnable {
 
     public static void main(String[] args) {
