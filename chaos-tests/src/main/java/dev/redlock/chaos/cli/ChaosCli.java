@@ -11,6 +11,7 @@ import dev.redlock.chaos.scenario.ScenarioResult;
 import dev.redlock.chaos.scenario.ScenarioRunner;
 import dev.redlock.chaos.scenario.Scenarios;
 import dev.redlock.chaos.scenario.Settings;
+import dev.redlock.chaos.scenario.Tuning;
 import dev.redlock.doctor.DoctorCommand;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -80,6 +81,13 @@ public final class ChaosCli implements Runnable {
                         + "machine: the embedded nodes' proxies dial 127.0.0.1.")
         String toxiproxy;
 
+        @Option(names = "--config", paramLabel = "FILE",
+                description = "Tuned settings (e.g. the doctor's --write): N (redlock.nodes counted, never contacted), "
+                        + "quorum, driftFactor, fixedDrift, nodeTimeout, restartQuarantine, and chaos.ttl for the lease "
+                        + "TTL. A scenario whose claim depends on one of them keeps its own value and says so. The "
+                        + "options below override the file.")
+        Path config;
+
         @Option(names = "--quorum", description = "Override the quorum of every scenario.")
         Integer quorum;
 
@@ -129,8 +137,27 @@ public final class ChaosCli implements Runnable {
                     return 2;
                 }
             }
+            Tuning tuning = null;
+            if (config != null) {
+                try {
+                    tuning = Tuning.load(config);
+                } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+                    System.err.println("--config " + e.getMessage());
+                    return 2;
+                }
+                System.err.println("[chaos] tuned: " + tuning);
+            }
             List<Scenario> planned = new ArrayList<>();   // bad overrides fail here, before any server is touched
-            for (Scenario s : chosen) planned.add(s.withSettings(override(s.settings(), nodeUris.size())));
+            for (Scenario s : chosen) {
+                if (tuning != null) {
+                    Tuning.Tuned t = tuning.apply(s);
+                    if (!t.kept().isEmpty()) {
+                        System.err.println("[chaos]   " + s.id() + " keeps its own " + String.join(", ", t.kept()));
+                    }
+                    s = t.scenario();
+                }
+                planned.add(s.withSettings(override(s.settings(), nodeUris.size())));
+            }
             Toxiproxy tp;
             if (toxiproxy != null) {
                 try {
@@ -205,7 +232,7 @@ public final class ChaosCli implements Runnable {
         /** The scenario's settings with the command line's overrides; {@code externalNodes} > 0 sets N (and quorum). */
         Settings override(Settings s, int externalNodes) {
             int n = externalNodes > 0 ? externalNodes : s.nodes();
-            int q = quorum != null ? quorum : externalNodes > 0 ? n / 2 + 1 : s.quorum();
+            int q = quorum != null ? quorum : n != s.nodes() ? n / 2 + 1 : s.quorum();
             if (q <= n / 2 || q > n) throw new CommandLine.ParameterException(new CommandLine(this),
                     "--quorum must satisfy N/2 < quorum <= N (N=" + n + "), got " + q);
             Settings out = new Settings(n, q, driftFactor != null ? driftFactor : s.driftFactor(), s.fixedDrift(),
