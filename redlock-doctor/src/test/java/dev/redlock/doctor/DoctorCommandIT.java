@@ -108,6 +108,8 @@ class DoctorCommandIT {
         assertEquals(1, loaded.quorum());
         assertEquals(Duration.ofSeconds(5), loaded.restartQuarantine());
         assertTrue(Files.readString(file).contains("\nchaos.ttl="), Files.readString(file));
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(file)), "the file holds the nodes' credentials");
         r.hasNoStackTrace();
     }
 }

@@ -77,6 +77,11 @@ public final class ChaosSuite {
         return new Builder(properties, environment);
     }
 
+    /** These scenarios as they are, on embedded nodes (tests of the entry point itself). */
+    static ChaosSuite of(List<Scenario> scenarios, Path reportDir) {
+        return new ChaosSuite(List.copyOf(scenarios), List.of(), List.of(), null, reportDir);
+    }
+
     /** The scenarios as planned, with the settings they will run with. */
     public List<Scenario> scenarios() {
         return planned;

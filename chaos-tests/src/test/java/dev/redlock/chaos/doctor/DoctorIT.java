@@ -235,6 +235,16 @@ class DoctorIT {
         }
     }
 
+    @Test
+    void theDoctorWroteNothing() {
+        // only what the set-up wrote: the slow node's fresh marker, the evicting node's foreign one
+        assertEquals(List.of(), plain.keys("redlock:*"));
+        assertEquals(List.of("redlock:__node"), evicting.keys("redlock:*"));
+        assertEquals(List.of(), replica.keys("redlock:*"));
+        assertEquals(List.of("redlock:__node"), slow.keys("redlock:*"));
+        if (fast != null) assertEquals(List.of(), fast.keys("redlock:*"));
+    }
+
     static Duration ceil(Duration d, Duration step) {
         return Duration.ofNanos((d.toNanos() + step.toNanos() - 1) / step.toNanos() * step.toNanos());
     }

@@ -4,7 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.chaos.scenario.Expectation;
+import dev.redlock.chaos.scenario.Needs;
 import dev.redlock.chaos.scenario.Scenario;
+import dev.redlock.chaos.scenario.Settings;
+import org.opentest4j.AssertionFailedError;
+import org.opentest4j.TestAbortedException;
 import dev.redlock.chaos.scenario.Scenarios;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,6 +64,25 @@ class ChaosSuiteTest {
                 + "redis://127.0.0.1:21003", "redlock.chaos.toxiproxy", "http://127.0.0.1:8474"), Map.of()).scenarios("12").build();
         assertEquals(3, external.scenarios().get(0).settings().nodes(), "N is the number of nodes given");
         assertEquals(2, external.scenarios().get(0).settings().quorum());
+    }
+
+    @Test
+    @org.junit.jupiter.api.Tag("chaos")
+    void aScenarioThatContradictsItsClaimFailsItsTestAndOneThatCannotRunIsAborted(@TempDir Path dir) throws Throwable {
+        Scenario broken = new Scenario("X1", "broken script", "the script throws", Expectation.SAFE,
+                Settings.defaults().withClients(1).withDuration(Duration.ofMillis(200)), ctx -> {
+                    throw new IllegalStateException("scenario set-up failed: on purpose");
+                });
+        Scenario impossible = new Scenario("X2", "needs 2 spare nodes", "none", Expectation.SAFE,
+                Settings.defaults(), ctx -> { }, Needs.NOTHING.withSpareNodes(4));
+        List<DynamicTest> tests = ChaosSuite.of(List.of(broken, impossible), dir).tests().toList();
+        AssertionFailedError failed = assertThrows(AssertionFailedError.class, () -> tests.get(0).getExecutable().execute());
+        assertTrue(failed.getMessage().startsWith("scenario X1 (broken script) contradicts its claim SAFE: harness error"),
+                failed.getMessage());
+        assertTrue(failed.getMessage().contains("replay: -Dchaos.seed="), failed.getMessage());
+        TestAbortedException skipped = assertThrows(TestAbortedException.class, () -> tests.get(1).getExecutable().execute());
+        assertTrue(skipped.getMessage().contains("needs exactly 4 nodes beyond the quorum"), skipped.getMessage());
+        assertTrue(Files.readString(dir.resolve("results.txt")).contains("X1"), "the report is written as it goes");
     }
 
     @Test
