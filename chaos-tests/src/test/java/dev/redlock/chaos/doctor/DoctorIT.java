@@ -52,6 +52,7 @@ class DoctorIT {
     static Proxy slowProxy;
     static String faketimeSkipped;
     static DoctorReport report;
+    static List<Long> writesBefore, writesAfter;
 
     @BeforeAll
     static void examine() throws Exception {
@@ -87,8 +88,10 @@ class DoctorIT {
                 "hw", "5", "q", "30000");
         List<String> nodes = List.of("redis://lowpriv:lowpriv-pw@127.0.0.1:" + plain.port(), evicting.uri(),
                 replica.uri(), "redis://" + tp.listenHost() + ":" + listen, fastUri);
+        writesBefore = writes();
         report = Doctor.builder().nodes(nodes).duration(WINDOW).maxTtl(MAX_TTL).build()
                 .examine(line -> System.out.println("[doctor-it] " + line));
+        writesAfter = writes();
         System.out.println(report.toText());
     }
 
@@ -235,8 +238,20 @@ class DoctorIT {
         }
     }
 
+    /** Every write a node applied since it started (persistence is off: nothing resets the counter). */
+    static List<Long> writes() {
+        List<Long> out = new ArrayList<>();
+        for (RedisNode n : new RedisNode[] {plain, evicting, replica, slow}) {
+            String info = n.command("INFO", "persistence");
+            out.add(info.lines().filter(l -> l.startsWith("rdb_changes_since_last_save:")).findFirst()
+                    .map(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim())).orElseThrow());
+        }
+        return out;
+    }
+
     @Test
     void theDoctorWroteNothing() {
+        assertEquals(writesBefore, writesAfter, "a probe wrote (rdb_changes_since_last_save moved)");
         // only what the set-up wrote: the slow node's fresh marker, the evicting node's foreign one
         assertEquals(List.of(), plain.keys("redlock:*"));
         assertEquals(List.of("redlock:__node"), evicting.keys("redlock:*"));
