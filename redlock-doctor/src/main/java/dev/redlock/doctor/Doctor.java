@@ -21,7 +21,7 @@ import java.util.function.Consumer;
  * Examines Redis nodes the way the library uses them and recommends settings: {@link #examine()} connects to every
  * node with the library's own client (same URI, TLS, ACL semantics as a {@code Redlock}), reads its settings,
  * probes whether its ACL user may run every command the library sends, reads the library's marker, then samples
- * {@code TIME} round trips for {@link #duration()} (all nodes at once, one probe at a time per node) and returns a
+ * {@code TIME} round trips for {@link #duration()} (all nodes at once, a probe every {@link #interval()}) and returns a
  * {@link DoctorReport}. Built by {@link #builder()}; immutable and thread-safe.
  *
  * <p>What it does not do: it writes nothing on the nodes (every probe is harmless, see {@link CommandCheck}), it

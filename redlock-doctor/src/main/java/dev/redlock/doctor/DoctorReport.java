@@ -56,7 +56,7 @@ public final class DoctorReport {
         List<NodeReport> reports = new ArrayList<>();
         List<ClockMeasure> clocks = new ArrayList<>();
         for (NodeSession s : sessions) {
-            clocks.add(s.reach == NodeReport.Reach.REACHABLE ? Measurements.clock(s.samples) : null);
+            clocks.add(s.reach == NodeReport.Reach.REACHABLE ? Measurements.clock(s.samples()) : null);
         }
         clocks = Measurements.withNodeOffsets(clocks);
         for (int i = 0; i < sessions.size(); i++) {
@@ -66,7 +66,7 @@ public final class DoctorReport {
                         null, null, null, List.of()));
                 continue;
             }
-            RoundTrips rt = Measurements.roundTrips(s.samples, s.timeouts.get(), s.errors, s.lastError);
+            RoundTrips rt = Measurements.roundTrips(s.samples(), s.timeouts.get(), s.errors.get(), s.lastError);
             reports.add(new NodeReport(s.node, s.uri, s.reach, null, s.info.get("redis_version"), s.info.get("run_id"),
                     s.user, NodeDescriptions.role(s.info), NodeDescriptions.persistence(s.info, s.config, s.configError),
                     NodeDescriptions.memory(s.info, s.config), s.commands, s.marker, rt, clocks.get(i),
@@ -81,7 +81,7 @@ public final class DoctorReport {
             for (NodeSession s : sessions) {
                 if (s.reach != NodeReport.Reach.REACHABLE) continue;
                 facts.add(new Diagnostics.Facts(s.node, s.info, s.config, s.configError,
-                        Measurements.clockReadings(s.samples, 3)));
+                        Measurements.clockReadings(s.samples(), 3)));
             }
             Map<String, List<Finding>> byNode = new HashMap<>();
             for (Diagnostics.Finding f : Diagnostics.preflight(facts, recommended)) {

@@ -23,7 +23,8 @@ import java.util.function.Consumer;
 /**
  * The doctor's connection to one node, over the library's own client ({@link RespClient}: the same URI, TLS, AUTH
  * and SELECT semantics as a {@code Redlock}): connect, read the facts, probe permissions, sample round trips. Each
- * step is called by one thread at a time; {@link #probes} and {@link #timeouts} may be read by another.
+ * step is called by one thread at a time; {@link #probes} and {@link #timeouts} may be read by another; the
+ * probes' answers are recorded on the client's I/O thread ({@link #samples} under its own lock).
  */
 final class NodeSession implements AutoCloseable {
     /** CONFIG GET names the report reads (one per call: several names in one call need 7.0). */
@@ -43,11 +44,11 @@ final class NodeSession implements AutoCloseable {
     String user;
     List<CommandCheck> commands = List.of();
     MarkerState marker;
-    final List<Sample> samples = new ArrayList<>();
+    private final List<Sample> samples = new ArrayList<>();
     final AtomicLong probes = new AtomicLong();
     final AtomicLong timeouts = new AtomicLong();
-    long errors;
-    String lastError;
+    final AtomicLong errors = new AtomicLong();
+    volatile String lastError;
 
     NodeSession(RespEndpoint endpoint, EventLoop loop, Duration callTimeout) {
         this.node = (endpoint.host().contains(":") ? "[" + endpoint.host() + "]" : endpoint.host()) + ":" + endpoint.port();
@@ -193,50 +194,74 @@ final class NodeSession implements AutoCloseable {
     }
 
     /**
-     * Sends {@code TIME} probes, one at a time, every {@code interval} until {@code endNanos}. A probe unanswered
-     * after {@code probeTimeout} counts as a timeout; its answer, if it comes before the window ends, still counts
-     * in the round trips (it is the slowest there was).
+     * Sends a {@code TIME} probe every {@code interval} until {@code endNanos}, whatever the replies (as lock calls
+     * arrive whenever they arrive: a node that stalls delays every probe sent meanwhile, and the tail shows it).
+     * A probe answered after {@code probeTimeout}, or not answered within it after the window ended, counts as a
+     * timeout; a late answer still counts in the round trips (it is the slowest there was).
      */
     void sample(long endNanos, Duration interval, Duration probeTimeout) {
         long step = interval.toNanos();
+        long limit = probeTimeout.toNanos();
+        java.util.ArrayDeque<CompletableFuture<Object>> pending = new java.util.ArrayDeque<>();
+        long next = System.nanoTime();
         while (System.nanoTime() < endNanos && !Thread.currentThread().isInterrupted()) {
             long wallBefore = wallMicros();
             long sent = System.nanoTime();
             CompletableFuture<Object> f = client.command("TIME");
             probes.incrementAndGet();
-            Object reply = null;
-            try {
-                try {
-                    reply = f.get(probeTimeout.toNanos(), TimeUnit.NANOSECONDS);
-                } catch (TimeoutException e) {
-                    timeouts.incrementAndGet();
-                    long left = endNanos - System.nanoTime();
-                    if (left <= 0) break;
-                    reply = f.get(left, TimeUnit.NANOSECONDS);
-                }
-            } catch (TimeoutException e) {
-                break;                                    // still unanswered when the window ended
-            } catch (ExecutionException e) {
-                errors++;
-                lastError = String.valueOf(Probes.unwrap(e).getMessage());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            long answered = System.nanoTime();
-            long wallAfter = wallMicros();
-            if (reply instanceof List<?> l && l.size() == 2) {
-                long nodeUs = Long.parseLong(String.valueOf(l.get(0))) * 1_000_000L + Long.parseLong(String.valueOf(l.get(1)));
-                samples.add(new Sample(sent, answered, wallBefore, wallAfter, nodeUs));
-            }
-            long next = sent + step;
-            long wait = next - System.nanoTime();
+            f.whenComplete((reply, e) -> answered(sent, wallBefore, reply, e, limit));
+            pending.add(f);
+            while (!pending.isEmpty() && pending.peek().isDone()) pending.poll();
+            next = Math.max(next + step, System.nanoTime() - step);   // never a burst to catch up after a pause
+            long wait = Math.min(next, endNanos) - System.nanoTime();
             if (wait > 0) {
                 try {
-                    TimeUnit.NANOSECONDS.sleep(Math.min(wait, Math.max(0, endNanos - System.nanoTime())));
+                    TimeUnit.NANOSECONDS.sleep(wait);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+            }
+        }
+        long deadline = System.nanoTime() + limit;
+        for (CompletableFuture<Object> f : pending) {
+            try {
+                f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                timeouts.incrementAndGet();                // unanswered: counted once, never a sample
+                f.cancel(false);
+            } catch (ExecutionException e) {
+                // counted as an error when it failed
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** The answered probes so far, in the order they were sent. */
+    List<Sample> samples() {
+        synchronized (samples) {
+            List<Sample> copy = new ArrayList<>(samples);
+            copy.sort(java.util.Comparator.comparingLong(Sample::sentNanos));
+            return copy;
+        }
+    }
+
+    /** One probe's outcome, on the client's I/O thread. */
+    private void answered(long sent, long wallBefore, Object reply, Throwable e, long limit) {
+        long answered = System.nanoTime();
+        long wallAfter = wallMicros();
+        if (e != null) {
+            if (e instanceof java.util.concurrent.CancellationException) return;   // given up at the end of the window
+            errors.incrementAndGet();
+            lastError = String.valueOf(Probes.unwrap(e).getMessage());
+            return;
+        }
+        if (answered - sent > limit) timeouts.incrementAndGet();
+        if (reply instanceof List<?> l && l.size() == 2) {
+            long nodeUs = Long.parseLong(String.valueOf(l.get(0))) * 1_000_000L + Long.parseLong(String.valueOf(l.get(1)));
+            synchronized (samples) {
+                samples.add(new Sample(sent, answered, wallBefore, wallAfter, nodeUs));
             }
         }
     }
