@@ -231,11 +231,27 @@ public final class Redlock implements AutoCloseable {
         return out;
     }
 
-    private CompletableFuture<HeldLease> start(String resource, Duration ttl, int rounds) {
+    /** Starts an acquisition of up to {@code rounds} rounds; cancelling the future abandons it (see QuorumAcquirer). */
+    CompletableFuture<HeldLease> start(String resource, Duration ttl, int rounds) {
         RedlockContext.checkResource(resource);
         Duration whole = ctx.checkTtl(ttl);
         if (closed.get()) throw new IllegalStateException("Redlock is closed");
         return acquirer.acquire(resource, whole, rounds);
+    }
+
+    /**
+     * A {@link java.util.concurrent.locks.Lock} on {@code resource}: re-entrant per thread, held by the watchdog
+     * (extended every ttl/3) from the first {@code lock} to the last {@code unlock}, with a
+     * {@linkplain RedlockLock#fencingToken() fencing token}. No Redis call is made until it is locked. Share one
+     * instance per resource between the threads of this process; see {@link RedlockLock} for every rule.
+     *
+     * @param resource name of the thing to lock (1..1024 characters, not starting with {@code __})
+     * @param ttl      the lease TTL: how long the nodes keep the lock if this process dies; the same range as for
+     *                 {@link #acquire}
+     * @throws IllegalArgumentException on a bad resource name or TTL
+     */
+    public RedlockLock newLock(String resource, Duration ttl) {
+        return new RedlockLock(this, resource, ttl);
     }
 
     /**

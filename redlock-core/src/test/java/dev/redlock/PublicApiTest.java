@@ -12,7 +12,7 @@ class PublicApiTest {
     @Test
     void onlyTheContractIsPublic() throws Exception {
         assertEquals(Set.of("Lease", "LeaseLostException", "LockUnavailableException", "LockedTask",
-                "NodeOutcome", "NodeOutcome$Kind", "Preflight", "Redlock", "RedlockConfig", "RedlockConfig$Builder",
+                "NodeOutcome", "NodeOutcome$Kind", "Preflight", "Redlock", "RedlockConfig", "RedlockConfig$Builder", "RedlockLock",
                 "RedlockException"), PublicTypes.in(Redlock.class, "dev.redlock"));
     }
 

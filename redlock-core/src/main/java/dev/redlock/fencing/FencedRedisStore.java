@@ -21,9 +21,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * Fenced values in Redis: {@link #write} stores a value under a key only if the presented fencing token is strictly
- * greater than the token the key was last written with. Check and write are one Lua script, so they are atomic on
- * the Redis server. Each key is a hash with the fields {@code value} and {@code fence}, owned by this class.
+ * Fenced values in Redis: {@link #write} stores a value under a key only if the presented fencing token is at least
+ * the token the key was last written with, so one lease (or one leader's term) can write as often as it needs while a
+ * superseded holder, whose token is smaller, is refused. {@link #strict()} gives a store that also refuses an equal
+ * token (one write per token). Check and write are one Lua script, so they are atomic on the Redis server. Each key is
+ * a hash with the fields {@code value} and {@code fence}, owned by this class.
  *
  * <pre>{@code
  * try (FencedRedisStore store = FencedRedisStore.connect("redis://10.0.0.9:6379");
@@ -34,8 +36,8 @@ import java.util.function.Function;
  * Over a {@code RedissonClient} the application manages: {@code RedissonFencedStores.create(client)} in the
  * {@code redlock-redisson} module.
  *
- * <p><b>What it guarantees.</b> On one Redis server that keeps its data, a write with a token that is not strictly
- * greater than the stored fence changes nothing and is reported as {@link FencedWriteResult.Status#REJECTED_STALE}
+ * <p><b>What it guarantees.</b> On one Redis server that keeps its data, a write with a token smaller than the stored
+ * fence (in strict mode: not greater) changes nothing and is reported as {@link FencedWriteResult.Status#REJECTED_STALE}
  * with the stored fence; the stored fence never decreases; the value always belongs to the highest token accepted.
  * A missing key counts as fence 0, so the first write with any (positive) token is applied. Tokens are compared
  * exactly over the whole {@code long} range (as decimal digits, not as Lua doubles).
@@ -63,26 +65,30 @@ public final class FencedRedisStore implements AutoCloseable {
     private static final String VALUE_FIELD = "value";
 
     /**
-     * KEYS[1] the hash; ARGV: value, token (positive decimal, no leading zeros). Returns {1, token} when written,
+     * KEYS[1] the hash; ARGV: value, token (positive decimal, no leading zeros), {@code strict} or {@code same-or-newer}.
+     * Rejects a token below the stored fence, and in strict mode one equal to it. Returns {1, token} when written,
      * {0, stored fence} when rejected. Reads before it writes, so an error leaves the key untouched.
      */
     static final String WRITE_SCRIPT = """
-            local function less_or_equal(a, b)
-              if #a ~= #b then return #a < #b end
+            local function compare(a, b)
+              if #a ~= #b then return #a < #b and -1 or 1 end
               local cut = #a - 9
               if cut > 0 then
                 local ha, hb = tonumber(string.sub(a, 1, cut)), tonumber(string.sub(b, 1, cut))
-                if ha ~= hb then return ha < hb end
+                if ha ~= hb then return ha < hb and -1 or 1 end
                 a, b = string.sub(a, cut + 1), string.sub(b, cut + 1)
               end
-              return tonumber(a) <= tonumber(b)
+              local la, lb = tonumber(a), tonumber(b)
+              if la == lb then return 0 end
+              return la < lb and -1 or 1
             end
             local cur = redis.call('HGET', KEYS[1], 'fence')
             if cur then
               if not string.match(cur, '^[1-9]%d*$') or #cur > 19 then
                 return redis.error_reply('fenced key ' .. KEYS[1] .. ' has a malformed fence: ' .. cur)
               end
-              if less_or_equal(ARGV[2], cur) then return {0, cur} end
+              local c = compare(ARGV[2], cur)
+              if c < 0 or (c == 0 and ARGV[3] == 'strict') then return {0, cur} end
             end
             redis.call('HSET', KEYS[1], 'value', ARGV[1], 'fence', ARGV[2])
             return {1, ARGV[2]}
@@ -92,16 +98,20 @@ public final class FencedRedisStore implements AutoCloseable {
     private final String name;
     private final Function<String[], CompletableFuture<Object>> commands;
     private final Runnable closer;
+    private final boolean strict;
 
-    private FencedRedisStore(String name, Function<String[], CompletableFuture<Object>> commands, Runnable closer) {
+    private FencedRedisStore(String name, Function<String[], CompletableFuture<Object>> commands, Runnable closer,
+                             boolean strict) {
         this.name = name;
         this.commands = commands;
         this.closer = closer;
+        this.strict = strict;
     }
 
     /**
-     * A store on one Redis server, over the library's own transport ({@code redis://} or {@code rediss://} with
-     * the JDK's trust store; user, password and database as in {@code RedlockConfig} node URIs). Waits for the
+     * A store on one Redis server (accepting a token equal to the stored fence; see {@link #strict()}), over the
+     * library's own transport ({@code redis://} or {@code rediss://} with the JDK's trust store; user, password and
+     * database as in {@code RedlockConfig} node URIs). Waits for the
      * connection at most about a second; a server that is down makes writes fail until it is reachable again.
      *
      * @throws IllegalArgumentException on a malformed URI (the message never shows the password)
@@ -126,18 +136,31 @@ public final class FencedRedisStore implements AutoCloseable {
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             // not reachable now: writes fail (typed) until the background reconnect succeeds
         }
-        return new FencedRedisStore(client.endpoint().name(), args -> client.command((Object[]) args), client::close);
+        return new FencedRedisStore(client.endpoint().name(), args -> client.command((Object[]) args), client::close, false);
     }
 
     /** For adapter modules: a store over an adapter's transport (see {@link NodeTransport}); keys used as given. */
     public static FencedRedisStore create(NodeTransport transport) {
         Objects.requireNonNull(transport, "transport");
-        return new FencedRedisStore(transport.toString(), transport::command, transport::close);
+        return new FencedRedisStore(transport.toString(), transport::command, transport::close, false);
     }
 
     /**
-     * Stores {@code value} with {@code token} as the key's fence if {@code token} is strictly greater than the
-     * stored fence (or the key does not exist).
+     * The same store in strict mode: a token must be strictly greater than the stored fence, so each token writes a
+     * key at most once. Both modes share the keys; a key's fence means the same in either. The copy shares this store's connection: closing either closes both.
+     */
+    public FencedRedisStore strict() {
+        return strict ? this : new FencedRedisStore(name, commands, closer, true);
+    }
+
+    /** True when a token must be strictly greater than the stored fence (one write per token). */
+    public boolean isStrict() {
+        return strict;
+    }
+
+    /**
+     * Stores {@code value} with {@code token} as the key's fence if {@code token} is at least the stored fence (in
+     * strict mode: greater than it), or the key does not exist.
      *
      * @return {@code APPLIED}, or {@code REJECTED_STALE} with the stored fence (nothing written)
      * @throws IllegalArgumentException when {@code token <= 0}
@@ -159,7 +182,7 @@ public final class FencedRedisStore implements AutoCloseable {
         if (token <= 0) throw new IllegalArgumentException("token must be > 0 (every lease token is), got " + token);
         String target = "redis key " + key;
         String tokenText = Long.toString(token);
-        return evalWrite(key, value, tokenText)
+        return evalWrite(key, value, tokenText, strict ? "strict" : "same-or-newer")
                 .handle((reply, error) -> {
                     if (error != null) {
                         throw new CompletionException(new RedlockException("fenced write to " + target + " with token "
@@ -195,15 +218,15 @@ public final class FencedRedisStore implements AutoCloseable {
         return Optional.of(new FencedValue(value == null ? "" : value.toString(), Long.parseLong(fence.toString())));
     }
 
-    private CompletableFuture<Object> evalWrite(String key, String value, String token) {
+    private CompletableFuture<Object> evalWrite(String key, String value, String token, String mode) {
         CompletableFuture<Object> bySha;
         try {
-            bySha = commands.apply(new String[] {"EVALSHA", WRITE_SHA, "1", key, value, token});
+            bySha = commands.apply(new String[] {"EVALSHA", WRITE_SHA, "1", key, value, token, mode});
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
         return bySha.exceptionallyCompose(e -> isNoScript(e)
-                ? commands.apply(new String[] {"EVAL", WRITE_SCRIPT, "1", key, value, token})
+                ? commands.apply(new String[] {"EVAL", WRITE_SCRIPT, "1", key, value, token, mode})
                 : CompletableFuture.failedFuture(e));
     }
 
@@ -256,6 +279,6 @@ public final class FencedRedisStore implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "FencedRedisStore[" + name + "]";
+        return "FencedRedisStore[" + name + (strict ? ", strict" : "") + "]";
     }
 }

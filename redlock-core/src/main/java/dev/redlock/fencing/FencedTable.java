@@ -15,11 +15,14 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Fenced writes to rows of one SQL table: a row is written only with a fencing token strictly greater than the
- * token it was last written with. Every write is the single conditional statement
+ * Fenced writes to rows of one SQL table: a row is written only with a fencing token at least as great as the token
+ * it was last written with, so one lease (or one leader's term) can write as often as it needs while a superseded
+ * holder, whose token is smaller, is refused. Every write is the single conditional statement
  * <pre>{@code
- * UPDATE <table> SET <col1> = ?, ..., <fenceColumn> = ? WHERE <idColumn> = ? AND <fenceColumn> < ?
+ * UPDATE <table> SET <col1> = ?, ..., <fenceColumn> = ? WHERE <idColumn> = ? AND <fenceColumn> <= ?
  * }</pre>
+ * With {@link Builder#strict(boolean) strict(true)} the condition is {@code <fenceColumn> < ?}: one write per token,
+ * a repeated token is refused too.
  * and "0 rows updated" is reported, never swallowed: as {@link FencedWriteResult.Status#REJECTED_STALE} (or
  * {@link FencedWriteResult.Status#NO_ROW}), or as a {@link StaleTokenException} from
  * {@link FencedWriteResult#orThrow()}.
@@ -35,9 +38,10 @@ import java.util.regex.Pattern;
  *
  * <p><b>What it guarantees.</b> The conditional UPDATE is one statement, so the database applies the check and the
  * write atomically per row (true at READ COMMITTED or stronger in H2, PostgreSQL, MySQL/InnoDB, Oracle, SQL Server:
- * a concurrent writer to the same row waits for the row lock and then re-evaluates {@code fence < ?}). Hence a
- * token that is not strictly greater than the stored fence never overwrites the row, and the stored fence never
- * decreases. Values, ids and tokens are always bound as JDBC parameters; table and column names are checked
+ * a concurrent writer to the same row waits for the row lock and then re-evaluates {@code fence <= ?}). Hence a
+ * token smaller than the stored fence (in strict mode: not greater) never overwrites the row, and the stored fence
+ * never decreases. Accepting an equal token is safe because tokens strictly increase from holder to holder: only the
+ * holder that was issued a token can present it. Values, ids and tokens are always bound as JDBC parameters; table and column names are checked
  * against a strict identifier pattern when the table is built, so no caller-supplied text is ever spliced into SQL.
  *
  * <p><b>What it does not guarantee.</b>
@@ -50,7 +54,7 @@ import java.util.regex.Pattern;
  *   <li>The stored fence reported on a rejection is read by a second statement just after the UPDATE; another
  *       writer may have raised it in between. It is for diagnostics, the decision is the UPDATE's.</li>
  *   <li>The fence column must be {@code NOT NULL} (declare it {@code BIGINT NOT NULL DEFAULT 0}): a NULL fence makes
- *       {@code fence < ?} unknown, so such a row would reject every write; this class then throws an
+ *       {@code fence <= ?} unknown, so such a row would reject every write; this class then throws an
  *       {@link SQLException} instead of reporting a stale token.</li>
  *   <li>{@code idColumn} must be a primary key or unique: an UPDATE that matches more than one row throws an
  *       {@link SQLException} (SQLState 21000) after the database already changed those rows in your transaction,
@@ -71,19 +75,21 @@ public final class FencedTable {
     private final String idColumn;
     private final String fenceColumn;
     private final List<String> valueColumns;
+    private final boolean strict;
     private final String updateSql;
     private final String selectFenceSql;
     private final String insertSql;
 
-    private FencedTable(String table, String idColumn, String fenceColumn, List<String> valueColumns) {
+    private FencedTable(String table, String idColumn, String fenceColumn, List<String> valueColumns, boolean strict) {
         this.table = table;
         this.idColumn = idColumn;
         this.fenceColumn = fenceColumn;
         this.valueColumns = List.copyOf(valueColumns);
+        this.strict = strict;
         StringBuilder set = new StringBuilder();
         for (String c : valueColumns) set.append(c).append(" = ?, ");
         this.updateSql = "UPDATE " + table + " SET " + set + fenceColumn + " = ? WHERE " + idColumn + " = ? AND "
-                + fenceColumn + " < ?";
+                + fenceColumn + (strict ? " < ?" : " <= ?");
         this.selectFenceSql = "SELECT " + fenceColumn + " FROM " + table + " WHERE " + idColumn + " = ?";
         List<String> cols = new ArrayList<>(valueColumns);
         cols.add(fenceColumn);
@@ -119,14 +125,19 @@ public final class FencedTable {
         return valueColumns;
     }
 
+    /** True when a token must be strictly greater than the stored fence (one write per token). */
+    public boolean isStrict() {
+        return strict;
+    }
+
     /** The guarded statement, with every value, the id and the token as {@code ?} parameters. */
     public String updateSql() {
         return updateSql;
     }
 
     /**
-     * Writes {@code values} to the row {@code id} if and only if {@code token} is strictly greater than its fence,
-     * and sets the fence to {@code token}.
+     * Writes {@code values} to the row {@code id} if and only if {@code token} is at least its fence (strict mode:
+     * greater than its fence), and sets the fence to {@code token}.
      *
      * @param values one value per {@link #valueColumns()}, in that order ({@code null} allowed, bound as SQL NULL)
      * @return {@code APPLIED}, {@code REJECTED_STALE} (nothing written) or {@code NO_ROW} (nothing written)
@@ -203,7 +214,7 @@ public final class FencedTable {
             if (current.isEmpty()) {
                 if (!insert) return FencedWriteResult.noRow(target, token);
                 if (runInsert(connection, id, token, values) == 1) return FencedWriteResult.inserted(target, token);
-            } else if (current.getAsLong() >= token) {
+            } else if (strict ? current.getAsLong() >= token : current.getAsLong() > token) {
                 return FencedWriteResult.rejected(target, token, current.getAsLong());
             }
             // The row appeared (or its fence changed) between our UPDATE and the read: decide again.
@@ -256,6 +267,7 @@ public final class FencedTable {
         private String idColumn = "id";
         private String fenceColumn = "fence";
         private List<String> valueColumns = List.of();
+        private boolean strict;
 
         private Builder(String table) {
             this.table = table;
@@ -276,6 +288,16 @@ public final class FencedTable {
         /** The columns a write sets, in the order values are passed; at least one. */
         public Builder valueColumns(String... columns) {
             this.valueColumns = new ArrayList<>(List.of(Objects.requireNonNull(columns, "columns")));
+            return this;
+        }
+
+        /**
+         * {@code true}: a token must be strictly greater than the stored fence, so each token writes a row at most
+         * once ({@code fence < ?}). Default {@code false}: a token equal to the stored fence is accepted too
+         * ({@code fence <= ?}), so a lease or a leader's term can write many times; a smaller token is always refused.
+         */
+        public Builder strict(boolean strict) {
+            this.strict = strict;
             return this;
         }
 
@@ -312,7 +334,7 @@ public final class FencedTable {
                 }
                 cols.add(c);
             }
-            return new FencedTable(t, id, fence, cols);
+            return new FencedTable(t, id, fence, cols, strict);
         }
 
         private static String checkTable(String name) {

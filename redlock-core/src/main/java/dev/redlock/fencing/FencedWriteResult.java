@@ -5,7 +5,7 @@ import java.util.OptionalLong;
 
 /**
  * The outcome of one fenced write ({@link FencedTable} or {@link FencedRedisStore}): applied, or rejected because
- * the stored fence was already at least the presented token. A rejection is never silent: check
+ * the stored fence was already greater than the presented token (in strict mode: at least the presented token). A rejection is never silent: check
  * {@link #isApplied()} or call {@link #orThrow()}.
  *
  * <p>Immutable and thread-safe.
@@ -18,7 +18,7 @@ public final class FencedWriteResult {
         APPLIED,
         /** No row existed, so {@link FencedTable#updateOrInsert} inserted one with the presented token as its fence. */
         INSERTED,
-        /** Nothing was written: the stored fence was greater than or equal to the presented token. */
+        /** Nothing was written: the stored fence was greater than the presented token (strict mode: or equal to it). */
         REJECTED_STALE,
         /** Nothing was written: {@link FencedTable#update} found no row with that id. */
         NO_ROW

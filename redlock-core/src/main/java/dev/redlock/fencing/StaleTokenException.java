@@ -4,8 +4,9 @@ import dev.redlock.RedlockException;
 
 /**
  * Thrown by {@link FencedWriteResult#orThrow()} when a fenced write was rejected because the stored fence was
- * already greater than or equal to the presented token: the writer's lease was superseded (or its token repeated),
- * and whatever it computed must be discarded, not retried with the same token.
+ * already greater than the presented token (in strict mode: or equal to it): the writer's lease was superseded (or,
+ * in strict mode, its token was used already), and whatever it computed must be discarded, not retried with the same
+ * token.
  *
  * <p>Nothing was written. To try again, acquire a new lease and redo the work with its token.
  */
@@ -18,7 +19,7 @@ public class StaleTokenException extends RedlockException {
 
     public StaleTokenException(String target, long token, long currentFence) {
         super("stale fencing token " + token + " rejected by " + target + ": stored fence is " + currentFence
-                + " (a token must be strictly greater)");
+                + (currentFence == token ? " (strict mode: one write per token)" : " (a newer holder wrote)"));
         this.target = target;
         this.token = token;
         this.currentFence = currentFence;

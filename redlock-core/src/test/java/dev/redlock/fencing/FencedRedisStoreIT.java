@@ -1,6 +1,7 @@
 package dev.redlock.fencing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -84,25 +85,45 @@ class FencedRedisStoreIT {
         assertEquals(10, e.currentFence());
     }
 
+    /** Fails if the default comparison is tightened to "strictly greater": a lease writes many times with one token. */
     @Test
-    void equalTokenIsRejected() {
+    void equalTokenIsAcceptedByDefaultSoOneLeaseWritesManyTimes() {
+        assertFalse(store.isStrict());
         store.write("job:1", "first", 10).orThrow();
         FencedWriteResult r = store.write("job:1", "second", 10);
+        assertEquals(FencedWriteResult.Status.APPLIED, r.status());
+        assertEquals(Optional.of(new FencedValue("second", 10)), store.read("job:1"));
+        assertEquals(FencedWriteResult.Status.REJECTED_STALE, store.write("job:1", "older", 9).status());
+    }
+
+    /** Fails if strict mode is loosened to "at least": one write per token. */
+    @Test
+    void strictModeRejectsAnEqualToken() {
+        FencedRedisStore strict = store.strict();
+        assertTrue(strict.isStrict());
+        strict.write("job:1", "first", 10).orThrow();
+        FencedWriteResult r = strict.write("job:1", "second", 10);
         assertEquals(FencedWriteResult.Status.REJECTED_STALE, r.status());
+        assertEquals(OptionalLong.of(10), r.currentFence());
         assertEquals(Optional.of(new FencedValue("first", 10)), store.read("job:1"));
+        assertEquals(FencedWriteResult.Status.APPLIED, strict.write("job:1", "third", 11).status());
     }
 
     @Test
     void tokensCompareExactlyBeyondTheDoublePrecisionOfLua() {
         long twoTo53 = 1L << 53;   // 9007199254740992: twoTo53 + 1 is the same Lua double
         store.write("k", "a", twoTo53).orThrow();
+        FencedRedisStore strict = store.strict();
         assertEquals(FencedWriteResult.Status.APPLIED, store.write("k", "b", twoTo53 + 1).status());
-        assertEquals(FencedWriteResult.Status.REJECTED_STALE, store.write("k", "c", twoTo53 + 1).status());
+        assertEquals(FencedWriteResult.Status.REJECTED_STALE, strict.write("k", "c", twoTo53 + 1).status());
+        assertEquals(FencedWriteResult.Status.APPLIED, store.write("k", "c", twoTo53 + 1).status());
         assertEquals(FencedWriteResult.Status.REJECTED_STALE, store.write("k", "d", twoTo53).status());
         assertEquals(FencedWriteResult.Status.APPLIED, store.write("k", "e", Long.MAX_VALUE - 1).status());
-        assertEquals(FencedWriteResult.Status.REJECTED_STALE, store.write("k", "f", Long.MAX_VALUE - 1).status());
+        assertEquals(FencedWriteResult.Status.REJECTED_STALE, strict.write("k", "f", Long.MAX_VALUE - 1).status());
+        assertEquals(FencedWriteResult.Status.REJECTED_STALE, store.write("k", "f", Long.MAX_VALUE - 2).status());
         assertEquals(FencedWriteResult.Status.APPLIED, store.write("k", "g", Long.MAX_VALUE).status());
         assertEquals(FencedWriteResult.Status.REJECTED_STALE, store.write("k", "h", 999_999_999_999_999_999L).status());
+        assertEquals(FencedWriteResult.Status.REJECTED_STALE, strict.write("k", "i", Long.MAX_VALUE).status());
         assertEquals(Optional.of(new FencedValue("g", Long.MAX_VALUE)), store.read("k"));
         // shorter numbers with larger leading digits must not win a string comparison
         store.write("s", "x", 10).orThrow();

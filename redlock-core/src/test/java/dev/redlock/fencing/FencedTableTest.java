@@ -87,15 +87,39 @@ class FencedTableTest {
         assertTrue(e.getMessage().contains("stale fencing token 5"), e.getMessage());
     }
 
+    /** Fails if the default comparison is tightened to {@code fence < ?}: a lease writes many times with one token. */
     @Test
-    void equalTokenIsRejected() throws SQLException {
+    void equalTokenIsAcceptedByDefaultSoOneLeaseWritesManyTimes() throws SQLException {
+        assertFalse(JOBS.isStrict());
         JOBS.update(conn, "job-1", 7, "first", "A").orThrow();
 
-        FencedWriteResult r = JOBS.update(conn, "job-1", 7, "second with the same token", "B");
+        FencedWriteResult r = JOBS.update(conn, "job-1", 7, "second with the same token", "A");
+
+        assertEquals(FencedWriteResult.Status.APPLIED, r.status());
+        assertEquals(OptionalLong.of(7), r.currentFence());
+        assertRow("job-1", "second with the same token", 7);
+        assertEquals(FencedWriteResult.Status.REJECTED_STALE, JOBS.update(conn, "job-1", 6, "older", "B").status());
+        assertRow("job-1", "second with the same token", 7);
+    }
+
+    /** Fails if strict mode is loosened to {@code fence <= ?}: one write per token. */
+    @Test
+    void strictModeRejectsAnEqualToken() throws SQLException {
+        FencedTable strict = FencedTable.builder("jobs").valueColumns("result", "worker").strict(true).build();
+        assertTrue(strict.isStrict());
+        assertEquals("UPDATE jobs SET result = ?, worker = ?, fence = ? WHERE id = ? AND fence < ?", strict.updateSql());
+        strict.update(conn, "job-1", 7, "first", "A").orThrow();
+
+        FencedWriteResult r = strict.update(conn, "job-1", 7, "second with the same token", "B");
 
         assertEquals(FencedWriteResult.Status.REJECTED_STALE, r.status());
         assertEquals(OptionalLong.of(7), r.currentFence());
         assertRow("job-1", "first", 7);
+        StaleTokenException e = assertThrows(StaleTokenException.class, r::orThrow);
+        assertTrue(e.getMessage().contains("strict mode"), e.getMessage());
+        assertEquals(FencedWriteResult.Status.REJECTED_STALE,
+                strict.updateOrInsert(conn, "job-1", 7, "insert path", "B").status());
+        assertTrue(strict.update(conn, "job-1", 8, "newer", "B").isApplied());
     }
 
     @Test
@@ -115,7 +139,7 @@ class FencedTableTest {
         assertRow("job-2", "ten", 10);
 
         assertEquals(FencedWriteResult.Status.REJECTED_STALE, JOBS.updateOrInsert(conn, "job-2", 9, "nine", "B").status());
-        assertEquals(FencedWriteResult.Status.REJECTED_STALE, JOBS.updateOrInsert(conn, "job-2", 10, "ten'", "B").status());
+        assertEquals(FencedWriteResult.Status.APPLIED, JOBS.updateOrInsert(conn, "job-2", 10, "ten'", "A").status());
         assertEquals(FencedWriteResult.Status.APPLIED, JOBS.updateOrInsert(conn, "job-2", 11, "eleven", "B").status());
         assertRow("job-2", "eleven", 11);
     }
@@ -161,7 +185,7 @@ class FencedTableTest {
         String idPayload = "job-1' OR '1'='1";
         assertEquals(FencedWriteResult.Status.NO_ROW, JOBS.update(conn, idPayload, 2, "y", "A").status());
         assertRow("job-1", payload, 1);
-        assertEquals("UPDATE jobs SET result = ?, worker = ?, fence = ? WHERE id = ? AND fence < ?", JOBS.updateSql());
+        assertEquals("UPDATE jobs SET result = ?, worker = ?, fence = ? WHERE id = ? AND fence <= ?", JOBS.updateSql());
     }
 
     @ParameterizedTest
@@ -237,7 +261,7 @@ class FencedTableTest {
         assertEquals("21000", e.getSQLState());
     }
 
-    /** Twin of {@link #staleTokenIsRejectedAndNothingChanges}: the same writes without {@code AND fence < ?}. */
+    /** Twin of {@link #staleTokenIsRejectedAndNothingChanges}: the same writes without {@code AND fence <= ?}. */
     @Test
     void twinWithoutTheFenceCheckTheStaleWriteGetsThrough() throws SQLException {
         JOBS.update(conn, "job-1", 7, "seven", "B").orThrow();

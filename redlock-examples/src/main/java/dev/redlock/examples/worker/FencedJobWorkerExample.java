@@ -29,8 +29,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>Worker B takes the lease (its token is greater), computes and writes its result, and releases.</li>
  *   <li>A wakes up still believing it holds the lock and writes its result with its old token.</li>
  * </ol>
- * With the fenced store (the {@link FencedTable} pattern {@code UPDATE jobs SET result = ?, fence = ? WHERE id = ?
- * AND fence < ?}) A's late write is rejected and the stored result is B's. With the naive store, the same UPDATE
+ * With the fenced store (the {@link FencedTable} pattern in its strict, one-write-per-token mode: {@code UPDATE jobs
+ * SET result = ?, fence = ? WHERE id = ? AND fence < ?}) A's late write is rejected and the stored result is B's; the
+ * default mode ({@code fence <= ?}, many writes per lease) rejects it too, since A's token is smaller than B's. With the naive store, the same UPDATE
  * without {@code AND fence < ?}, A's write gets through: the stored result is A's stale one and the fence went
  * backwards. Both runs use a real H2 database and real redis-server processes (or {@code --nodes}).
  *
@@ -54,10 +55,13 @@ public final class FencedJobWorkerExample {
         String name();
     }
 
-    /** The fenced store: {@code UPDATE ... WHERE id = ? AND fence < ?}, a stale token is rejected. */
+    /**
+     * The fenced store: {@code UPDATE ... WHERE id = ? AND fence < ?}, a stale token is rejected. Strict mode: each
+     * worker writes its result once, so a repeated token is refused too.
+     */
     public static final class FencedStore implements ResultStore {
         private static final FencedTable JOBS = FencedTable.builder("jobs")
-                .idColumn("id").fenceColumn("fence").valueColumns("result").build();
+                .idColumn("id").fenceColumn("fence").valueColumns("result").strict(true).build();
 
         @Override
         public boolean write(Connection c, String jobId, String result, long token) throws SQLException {
