@@ -1,5 +1,6 @@
 package dev.redlock.doctor;
 
+import dev.redlock.internal.Durations;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -8,7 +9,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -135,15 +135,9 @@ public final class DoctorCommand implements Callable<Integer> {
     static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            String s = value.trim().toLowerCase(Locale.ROOT);
             try {
-                if (s.startsWith("p")) return Duration.parse(value.trim());
-                if (s.endsWith("ms")) return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
-                if (s.endsWith("s")) return Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1)) * 1000));
-                if (s.endsWith("m")) return Duration.ofMinutes(Long.parseLong(s.substring(0, s.length() - 1)));
-                if (s.endsWith("h")) return Duration.ofHours(Long.parseLong(s.substring(0, s.length() - 1)));
-                return Duration.ofMillis(Long.parseLong(s));
-            } catch (RuntimeException e) {
+                return Durations.parse("'" + value + "'", value);
+            } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException("'" + value + "' is not a duration (e.g. 300ms, 10s, 1m, PT10S)");
             }
         }

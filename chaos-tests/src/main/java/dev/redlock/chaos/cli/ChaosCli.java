@@ -49,13 +49,9 @@ public final class ChaosCli implements Runnable {
     }
 
     static Duration duration(String v) {
-        String s = v.trim().toLowerCase(Locale.ROOT);
         try {
-            if (s.startsWith("p")) return Duration.parse(v.trim());
-            if (s.endsWith("ms")) return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
-            if (s.endsWith("s")) return Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1)) * 1000));
-            return Duration.ofMillis(Long.parseLong(s));
-        } catch (RuntimeException e) {
+            return dev.redlock.internal.Durations.parse("'" + v + "'", v);
+        } catch (IllegalArgumentException e) {
             throw new CommandLine.TypeConversionException("'" + v + "' is not a duration (e.g. 300ms, 2s, PT2S)");
         }
     }

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Properties;
 
 /**
@@ -140,15 +139,7 @@ public record Tuning(String source, int nodes, int quorum, double driftFactor, D
     }
 
     private static Duration parseDuration(String source, String v) {
-        String s = v.toLowerCase(Locale.ROOT);
-        try {
-            if (s.startsWith("p")) return Duration.parse(v);
-            if (s.endsWith("ms")) return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).trim()));
-            if (s.endsWith("s")) return Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1).trim()) * 1000));
-            return Duration.ofMillis(Long.parseLong(s));
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(source + ": " + TTL_KEY + " must be a duration (e.g. 400ms, 1s), got '" + v + "'");
-        }
+        return dev.redlock.internal.Durations.parse(source + ": " + TTL_KEY, v);
     }
 
     private static Duration max(Duration a, Duration b) {
