@@ -58,6 +58,7 @@ public final class RedlockConfig {
 
     static {
         dev.redlock.internal.Endpoints.install((config, node) -> NodeClient.endpoint(config.nodes.get(node), config));
+        dev.redlock.internal.Diagnostics.install(new NodeDiagnostics());
     }
 
     private final List<NodeAddress> nodes;
@@ -267,17 +268,7 @@ public final class RedlockConfig {
     }
 
     static Duration parseDuration(String key, String v) {
-        String s = v.trim().toLowerCase(Locale.ROOT);
-        try {
-            if (s.startsWith("pt") || s.startsWith("p")) return Duration.parse(v.trim());
-            if (s.endsWith("ms")) return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).trim()));
-            if (s.endsWith("s")) return Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1).trim()) * 1000));
-            if (s.endsWith("m")) return Duration.ofSeconds(Long.parseLong(s.substring(0, s.length() - 1).trim()) * 60);
-            if (s.endsWith("h")) return Duration.ofHours(Long.parseLong(s.substring(0, s.length() - 1).trim()));
-            return Duration.ofMillis(Long.parseLong(s));
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(key + " must be a duration like 250ms, 2s, 1m, 1h or PT2S, got '" + v + "'");
-        }
+        return dev.redlock.internal.Durations.parse(key, v);
     }
 
     /**

@@ -11,6 +11,8 @@ import dev.redlock.chaos.scenario.ScenarioResult;
 import dev.redlock.chaos.scenario.ScenarioRunner;
 import dev.redlock.chaos.scenario.Scenarios;
 import dev.redlock.chaos.scenario.Settings;
+import dev.redlock.chaos.scenario.Tuning;
+import dev.redlock.doctor.DoctorCommand;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,13 +27,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code java -jar redlock-chaos.jar}: runs the chaos scenarios and writes the report, or serves the in-JVM Toxiproxy.
+ * {@code java -jar redlock-chaos.jar}: runs the chaos scenarios and writes the report, serves the in-JVM Toxiproxy, or
+ * examines nodes and recommends settings ({@code doctor}, see {@link DoctorCommand} for its exit codes).
  * Exit codes: 0 every scenario that ran behaved as it claims (skipped ones do not count), 1 at least one contradicted
  * its claim, 2 bad arguments (including {@code --nodes} that match no proxy of {@code --toxiproxy}).
  */
 @Command(name = "redlock-chaos", mixinStandardHelpOptions = true, version = "redlock-chaos 0.1.0",
         description = "Fault injection for Redlock on real redis-server processes behind Toxiproxy.",
-        subcommands = {ChaosCli.Run.class, ChaosCli.ListScenarios.class, ChaosCli.ServeToxiproxy.class})
+        subcommands = {ChaosCli.Run.class, ChaosCli.ListScenarios.class, ChaosCli.ServeToxiproxy.class,
+                DoctorCommand.class})
 public final class ChaosCli implements Runnable {
 
     public static void main(String[] args) {
@@ -45,13 +49,9 @@ public final class ChaosCli implements Runnable {
     }
 
     static Duration duration(String v) {
-        String s = v.trim().toLowerCase(Locale.ROOT);
         try {
-            if (s.startsWith("p")) return Duration.parse(v.trim());
-            if (s.endsWith("ms")) return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
-            if (s.endsWith("s")) return Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1)) * 1000));
-            return Duration.ofMillis(Long.parseLong(s));
-        } catch (RuntimeException e) {
+            return dev.redlock.internal.Durations.parse("'" + v + "'", v);
+        } catch (IllegalArgumentException e) {
             throw new CommandLine.TypeConversionException("'" + v + "' is not a duration (e.g. 300ms, 2s, PT2S)");
         }
     }
@@ -76,6 +76,13 @@ public final class ChaosCli implements Runnable {
                         + "toxiproxy-server on PATH, Docker, else in-JVM). Without --nodes it must run on this "
                         + "machine: the embedded nodes' proxies dial 127.0.0.1.")
         String toxiproxy;
+
+        @Option(names = "--config", paramLabel = "FILE",
+                description = "Tuned settings (e.g. the doctor's --write): N (redlock.nodes counted, never contacted), "
+                        + "quorum, driftFactor, fixedDrift, nodeTimeout, restartQuarantine, and chaos.ttl for the lease "
+                        + "TTL. A scenario whose claim depends on one of them keeps its own value and says so. The "
+                        + "options below override the file.")
+        Path config;
 
         @Option(names = "--quorum", description = "Override the quorum of every scenario.")
         Integer quorum;
@@ -136,8 +143,27 @@ public final class ChaosCli implements Runnable {
                     return 2;
                 }
             }
+            Tuning tuning = null;
+            if (config != null) {
+                try {
+                    tuning = Tuning.load(config);
+                } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+                    System.err.println("--config " + e.getMessage());
+                    return 2;
+                }
+                System.err.println("[chaos] tuned: " + tuning);
+            }
             List<Scenario> planned = new ArrayList<>();   // bad overrides fail here, before any server is touched
-            for (Scenario s : chosen) planned.add(s.withSettings(override(s.settings(), nodeUris.size())));
+            for (Scenario s : chosen) {
+                if (tuning != null) {
+                    Tuning.Tuned t = tuning.apply(s);
+                    if (!t.kept().isEmpty()) {
+                        System.err.println("[chaos]   " + s.id() + " keeps its own " + String.join(", ", t.kept()));
+                    }
+                    s = t.scenario();
+                }
+                planned.add(s.withSettings(override(s.settings(), nodeUris.size())));
+            }
             Toxiproxy tp;
             if (toxiproxy != null) {
                 try {
@@ -212,7 +238,7 @@ public final class ChaosCli implements Runnable {
         /** The scenario's settings with the command line's overrides; {@code externalNodes} > 0 sets N (and quorum). */
         Settings override(Settings s, int externalNodes) {
             int n = externalNodes > 0 ? externalNodes : s.nodes();
-            int q = quorum != null ? quorum : externalNodes > 0 ? n / 2 + 1 : s.quorum();
+            int q = quorum != null ? quorum : n != s.nodes() ? n / 2 + 1 : s.quorum();
             if (q <= n / 2 || q > n) throw new CommandLine.ParameterException(new CommandLine(this),
                     "--quorum must satisfy N/2 < quorum <= N (N=" + n + "), got " + q);
             Settings out = new Settings(n, q, driftFactor != null ? driftFactor : s.driftFactor(), s.fixedDrift(),

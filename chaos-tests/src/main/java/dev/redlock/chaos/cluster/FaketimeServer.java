@@ -57,6 +57,15 @@ public final class FaketimeServer implements ServerProcess {
 
     /** libfaketime: {@code $FAKETIME_LIB}, else the usual install paths; null when none is installed. */
     public static Path library() {
+        return library(null);
+    }
+
+    /**
+     * libfaketime at {@code explicit} when it is given (null when that file is not readable: no fallback), else as
+     * {@link #library()}.
+     */
+    public static Path library(String explicit) {
+        if (explicit != null) return Files.isReadable(Path.of(explicit)) ? Path.of(explicit) : null;
         String env = System.getenv("FAKETIME_LIB");
         if (env != null && !env.isBlank() && Files.isReadable(Path.of(env))) return Path.of(env);
         for (String c : CANDIDATES) if (Files.isReadable(Path.of(c))) return Path.of(c);
@@ -64,12 +73,20 @@ public final class FaketimeServer implements ServerProcess {
     }
 
     /**
-     * Starts a node under libfaketime on a free port.
+     * Starts a node under libfaketime ({@link #library()}) on a free port.
      *
      * @throws IllegalStateException when libfaketime is missing or the node does not come up under it
      */
     public static FaketimeServer start(boolean aof) {
-        Path lib = library();
+        return start(library(), aof);
+    }
+
+    /**
+     * Starts a node under the libfaketime at {@code lib} on a free port.
+     *
+     * @throws IllegalStateException when {@code lib} is null or the node does not come up under it
+     */
+    public static FaketimeServer start(Path lib, boolean aof) {
         if (lib == null) throw new IllegalStateException("libfaketime not installed (set FAKETIME_LIB or install faketime)");
         try {
             int port = Toxiproxy.freePort();

@@ -50,7 +50,8 @@ final class DeploymentScripts {
         return List.of(
                 new Scenario("d1a", "RDB restart", "node of the holder's majority killed -9 and restarted from an RDB "
                         + "snapshot taken before the holder acquired (marker and fences come back, the lock does not); "
-                        + "guard on", Expectation.SAFE, guarded, ctx -> rdbRestart(ctx, false), RESTART),
+                        + "guard on", Expectation.SAFE, guarded, ctx -> rdbRestart(ctx, false),
+                        RESTART.withFixed(Scenarios.RESTART_ROUNDS, Knob.TTL, Knob.RESTART_QUARANTINE)),
                 new Scenario("d1b", "RDB restart, identity check off", "as d1a, and the harness rewrites the restarted "
                         + "node's marker to the new process's run_id (what a library without the identity check sees)",
                         Expectation.VIOLATION, guarded, ctx -> rdbRestart(ctx, true), RESTART),
@@ -61,7 +62,7 @@ final class DeploymentScripts {
                             for (ServerProcess n : ctx.cluster().nodes()) n.command("CONFIG", "SET", "appendfsync", "everysec");
                             ctx.history().note("every node: appendonly yes, appendfsync everysec");
                             Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, false);
-                        }, RESTART),
+                        }, RESTART.withFixed(Scenarios.RESTART_ROUNDS, Knob.TTL, Knob.RESTART_QUARANTINE)),
                 new Scenario("d3", "failover to a lagging replica", "a real replica of a node of the holder's majority, "
                         + "its replication link cut before the holder acquired; the node fails over to it (promoted, the "
                         + "node's proxies re-pointed)", Expectation.SAFE, guarded.withRounds(1),
@@ -78,17 +79,21 @@ final class DeploymentScripts {
                 new Scenario("d5", "clock behind after restart", "a node restarted with its clock 5 s behind the "
                         + "others (libfaketime; simulated without it) under a workload; guard on", Expectation.SAFE,
                         Settings.defaults().withTtl(ms(500)).withClockNode(2).withDuration(ms(1500)),
-                        DeploymentScripts::clockBehind, Needs.NOTHING.withProcessControl()),
+                        DeploymentScripts::clockBehind, Needs.NOTHING.withProcessControl().withFixed("a clock 5 s "
+                                + "behind must exceed what preflight tolerates ((restartQuarantine - margin) / 2)",
+                                Knob.TTL, Knob.RESTART_QUARANTINE)),
                 new Scenario("d6", "mixed quarantines", "holder's group: restartQuarantine 2 s, TTL 1 s; the other "
                         + "group: 300 ms, TTL 300 ms (per round a new E asks first after the restart, a new B later); a "
                         + "node of the holder's majority restarted without persistence",
                         Expectation.SAFE, Settings.defaults().withTtl(ms(1000)).withOwnProxies(Set.of(0)),
-                        DeploymentScripts::mixedQuarantines, RESTART),
+                        DeploymentScripts::mixedQuarantines, RESTART.withFixed("two client groups with their own "
+                                + "TTLs and quarantines are its subject", Knob.TTL, Knob.RESTART_QUARANTINE)),
                 new Scenario("d7", "fences after a loss", "nodes marked fresh; A's token written to a majority "
                         + "{v, x, y}; v then loses the resource's fence entry (round 0: as after its retention or an "
                         + "eviction, marker kept) or its memory (round 1: restarted without persistence, quarantine "
                         + "waited out); a new client that reaches only v and the two other nodes must get a higher "
-                        + "token", Expectation.SAFE, guarded, DeploymentScripts::fencesAfterALoss, RESTART));
+                        + "token", Expectation.SAFE, guarded, DeploymentScripts::fencesAfterALoss,
+                        RESTART.withFixed(Scenarios.RESTART_ROUNDS, Knob.TTL, Knob.RESTART_QUARANTINE)));
     }
 
     // ---- d1a, d1b ----

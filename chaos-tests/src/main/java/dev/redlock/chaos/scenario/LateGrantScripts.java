@@ -26,7 +26,8 @@ import java.util.Set;
 final class LateGrantScripts {
     /** Longer than the key-leak checker's bound after a delaying fault (1 s + 1 s grace), so a leak is seen. */
     private static final Duration OBSERVE_AFTER_HEAL = Duration.ofMillis(2300);
-    private static final Needs NEEDS = Needs.NOTHING.withOwnProxies().withProcessControl();
+    private static final Needs NEEDS = Needs.NOTHING.withOwnProxies().withProcessControl().withFixed("the delays "
+            + "and the pause are timed against the node timeout and the rounds' TTL", Knob.TTL, Knob.NODE_TIMEOUT);
 
     private LateGrantScripts() {}
 

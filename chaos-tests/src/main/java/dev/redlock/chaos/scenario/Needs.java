@@ -1,7 +1,10 @@
 package dev.redlock.chaos.scenario;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What a scenario needs from its cluster beyond N Redis masters, each behind one proxy of the main set. The runner
@@ -14,21 +17,33 @@ import java.util.List;
  *                       proxies that clients can reach
  * @param spareNodes     the script is written for exactly this many nodes beyond the quorum (N - quorum), e.g.
  *                       scenario 2 cuts two nodes (still available) then a third (unavailable); -1 = any
+ * @param fixed          settings the claim depends on: a tuned run ({@link Tuning}) keeps the scenario's own values
+ *                       for these, and says so with {@code fixedWhy}
+ * @param fixedWhy       why those values are the scenario's own (null when nothing is fixed)
  */
-public record Needs(boolean processControl, boolean ownProxies, int spareNodes) {
+public record Needs(boolean processControl, boolean ownProxies, int spareNodes, Set<Knob> fixed, String fixedWhy) {
     /** Needs nothing beyond the main proxies. */
-    public static final Needs NOTHING = new Needs(false, false, -1);
+    public static final Needs NOTHING = new Needs(false, false, -1, Set.of(), null);
+
+    public Needs {
+        fixed = fixed.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(fixed));
+    }
 
     public Needs withProcessControl() {
-        return new Needs(true, ownProxies, spareNodes);
+        return new Needs(true, ownProxies, spareNodes, fixed, fixedWhy);
     }
 
     public Needs withOwnProxies() {
-        return new Needs(processControl, true, spareNodes);
+        return new Needs(processControl, true, spareNodes, fixed, fixedWhy);
     }
 
     public Needs withSpareNodes(int n) {
-        return new Needs(processControl, ownProxies, n);
+        return new Needs(processControl, ownProxies, n, fixed, fixedWhy);
+    }
+
+    /** The claim depends on these settings' values in the scenario's own {@link Settings}, for the reason given. */
+    public Needs withFixed(String why, Knob... knobs) {
+        return new Needs(processControl, ownProxies, spareNodes, Set.of(knobs), why);
     }
 
     /**
@@ -58,6 +73,7 @@ public record Needs(boolean processControl, boolean ownProxies, int spareNodes) 
         if (processControl) parts.add("process control");
         if (ownProxies) parts.add("own proxies");
         if (spareNodes >= 0) parts.add("N - quorum = " + spareNodes);
+        if (!fixed.isEmpty()) parts.add("its own " + fixed);
         return parts.isEmpty() ? "main proxies only" : String.join(", ", parts);
     }
 }

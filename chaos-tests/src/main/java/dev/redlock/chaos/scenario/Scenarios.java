@@ -19,6 +19,11 @@ public final class Scenarios {
     private static final Needs OWN_PROXIES = Needs.NOTHING.withOwnProxies();
     /** SIGSTOPs a node. */
     private static final Needs PAUSE = Needs.NOTHING.withProcessControl();
+    /** Why the amnesia scenarios without the guard keep restartQuarantine 0 in a tuned run. */
+    private static final String GUARD_OFF = "its claim is about a restart with the amnesia guard off";
+    /** Why the amnesia scenarios with the guard keep their quarantine (2 x TTL) in a tuned run. */
+    static final String RESTART_ROUNDS = "each round restarts a node and acquires on it again within the round's "
+            + "set-up time (3 s), so the quarantine stays 2 x its TTL";
 
     private Scenarios() {}
 
@@ -39,19 +44,23 @@ public final class Scenarios {
                     + "persistence, amnesia guard off; second client gets that node + the other two",
                     Expectation.VIOLATION,
                     Settings.defaults().withTtl(ms(1000)).withRestartQuarantine(ZERO).withOwnProxies(Set.of(0)),
-                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, true), KILL_RESTART),
+                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, true),
+                    KILL_RESTART.withFixed(GUARD_OFF, Knob.RESTART_QUARANTINE)),
             new Scenario("4a", "amnesia, guard on", "as 3, with restartQuarantine = 2 x TTL and nodes marked fresh at "
                     + "start", Expectation.SAFE,
                     Settings.defaults().withTtl(ms(600)).withOwnProxies(Set.of(0)),
-                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, false), KILL_RESTART),
+                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, false),
+                    KILL_RESTART.withFixed(RESTART_ROUNDS, Knob.TTL, Knob.RESTART_QUARANTINE)),
             new Scenario("4b", "amnesia, AOF always", "as 3 (guard off), nodes with AOF appendfsync always",
                     Expectation.SAFE,
                     Settings.defaults().withTtl(ms(600)).withRestartQuarantine(ZERO).withAof(true).withOwnProxies(Set.of(0)),
-                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, false), KILL_RESTART),
+                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, false),
+                    KILL_RESTART.withFixed(GUARD_OFF, Knob.RESTART_QUARANTINE)),
             new Scenario("4c", "amnesia, delayed restart", "as 3 (guard off, no persistence), restart delayed until the "
                     + "TTL has passed", Expectation.SAFE,
                     Settings.defaults().withTtl(ms(600)).withRestartQuarantine(ZERO).withOwnProxies(Set.of(0)),
-                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.DELAYED, false), KILL_RESTART),
+                    ctx -> Scripts.amnesia(ctx, Scripts.Restart.DELAYED, false),
+                    KILL_RESTART.withFixed(GUARD_OFF, Knob.RESTART_QUARANTINE)),
             new Scenario("5", "clock jump", "clock of a node in the holder's majority jumps past the lock's remaining "
                     + "TTL; second client gets that node + the other two", Expectation.VIOLATION,
                     Settings.defaults().withTtl(ms(800)).withClockNode(2).withOwnProxies(Set.of(0)),
@@ -59,7 +68,8 @@ public final class Scenarios {
             new Scenario("6", "fast clock within drift", "a node's clock runs 3% fast, drift allowance 5%",
                     Expectation.SAFE,
                     Settings.defaults().withTtl(ms(500)).withDrift(0.05).withClockNode(2).withOwnProxies(Set.of(0)),
-                    ctx -> Scripts.fastClock(ctx, 0.03), OWN_PROXIES),
+                    ctx -> Scripts.fastClock(ctx, 0.03),
+                    OWN_PROXIES.withFixed("its claim is a 3 % fast clock within a 5 % drift allowance", Knob.DRIFT_FACTOR)),
             new Scenario("7", "client stall", "holder pauses (GC) after its validity check, longer than its validity",
                     Expectation.VIOLATION,
                     Settings.defaults().withTtl(ms(300)),
@@ -67,7 +77,8 @@ public final class Scenarios {
             new Scenario("8", "stall with replies in flight", "holder's acquire replies held in flight longer than the "
                     + "TTL (downstream latency on its own proxies, below nodeTimeout)", Expectation.SAFE,
                     Settings.defaults().withTtl(ms(300)).withNodeTimeout(ms(1000)).withOwnProxies(Set.of(0)),
-                    Scripts::repliesInFlight, OWN_PROXIES),
+                    Scripts::repliesInFlight, OWN_PROXIES.withFixed("its replies are held TTL + 150 ms, which must stay "
+                            + "below the node timeout", Knob.TTL, Knob.NODE_TIMEOUT)),
             new Scenario("9", "delayed write", "holder's write held on the resource path past its validity",
                     Expectation.VIOLATION,
                     Settings.defaults().withTtl(ms(300)),
@@ -76,7 +87,8 @@ public final class Scenarios {
                     Expectation.SAFE,
                     Settings.defaults().withTtl(ms(300)).withClients(3).withNodeTimeout(ms(1000))
                             .withDuration(ms(1500)),
-                    Scripts::latencyNearTtl),
+                    Scripts::latencyNearTtl, Needs.NOTHING.withFixed("its round trip is 1.1 x TTL, which must stay below "
+                            + "the node timeout", Knob.TTL, Knob.NODE_TIMEOUT)),
             new Scenario("11", "extension minority", "holder partitioned from 3 of 5 nodes, its extension reaches "
                     + "fewer than a quorum", Expectation.SAFE,
                     Settings.defaults().withTtl(ms(500)).withOwnProxies(Set.of(0)),
@@ -93,7 +105,9 @@ public final class Scenarios {
                     Expectation.SAFE,
                     Settings.defaults().withTtl(ms(1000)).withClients(5).withNodeTimeout(ms(700))
                             .withOwnProxies(Set.of(0, 1, 2, 3, 4)),
-                    ctx -> Scripts.splitVote(ctx, ms(40), ms(200)), OWN_PROXIES));
+                    ctx -> Scripts.splitVote(ctx, ms(40), ms(200)), OWN_PROXIES.withFixed("5 clients each heard first "
+                            + "by a different one of 5 nodes, replies delayed 200 ms below the node timeout, within the TTL",
+                            Knob.QUORUM, Knob.TTL, Knob.NODE_TIMEOUT)));
 
     static {
         List<Scenario> all = new java.util.ArrayList<>(CORE);

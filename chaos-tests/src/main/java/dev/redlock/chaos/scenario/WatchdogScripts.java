@@ -28,7 +28,9 @@ final class WatchdogScripts {
     private static final Duration SETUP = Duration.ofSeconds(3);
     /** How late {@code onLost} may run after the believed deadline (a loaded 2-core machine's scheduling). */
     private static final Duration LOST_NOTICE = Duration.ofMillis(250);
-    private static final Needs OWN_PROXIES = Needs.NOTHING.withOwnProxies();
+    private static final Needs OWN_PROXIES = Needs.NOTHING.withOwnProxies().withFixed("each fault is timed against "
+            + "this TTL and the watchdog's renewals (held past the TTL, cut between renewals, latency below the node "
+            + "timeout)", Knob.TTL, Knob.NODE_TIMEOUT);
 
     private WatchdogScripts() {}
 

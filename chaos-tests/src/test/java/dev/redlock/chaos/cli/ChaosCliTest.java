@@ -59,6 +59,43 @@ class ChaosCliTest {
     }
 
     @Test
+    void aBadConfigExitsWith2(@TempDir Path dir) throws Exception {
+        Path typo = dir.resolve("typo.properties");
+        Files.writeString(typo, "redlock.nodes=redis://a:1,redis://b:2,redis://c:3\nredlock.nodeTimout=80ms\n");
+        assertEquals(2, run("run", "12", "--config", typo.toString()));
+        assertEquals(2, run("run", "12", "--config", dir.resolve("missing.properties").toString()));
+    }
+
+    @Test
+    void doctorIsASubcommand() {
+        assertEquals(0, run("doctor", "--help"));
+        assertEquals(2, run("doctor"), "--nodes is required");
+    }
+
+    @Test
+    @Tag("chaos")
+    void aTunedRunUsesTheFileAndSaysWhatAScenarioKeeps(@TempDir Path dir) throws Exception {
+        Path cfg = dir.resolve("redlock.properties");
+        Files.writeString(cfg, "redlock.nodes=redis://10.0.0.1:1,redis://10.0.0.2:1,redis://10.0.0.3:1\n"
+                + "redlock.nodeTimeout=90ms\nredlock.driftFactor=0.02\nredlock.restartQuarantine=3s\nchaos.ttl=450ms\n");
+        PrintStream err = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        int code;
+        try {
+            code = run("run", "12", "6", "--seed", "7", "--config", cfg.toString(), "--report", dir.toString());
+        } finally {
+            System.setErr(err);
+        }
+        String text = captured.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, text);
+        assertTrue(text.contains("6 keeps its own driftFactor=0.05 (yours 0.02)"), text);
+        String html = Files.readString(dir.resolve("report.html"));
+        assertTrue(html.contains("N=3 quorum=2 drift=0.02+2ms ttl=450ms nodeTimeout=90ms"), "scenario 12 ran tuned");
+        assertTrue(html.contains("N=3 quorum=2 drift=0.05+2ms"), "scenario 6 kept its drift");
+    }
+
+    @Test
     void toxiproxyServerSubcommandServesTheApiUntilStopped() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {

@@ -1,0 +1,50 @@
+package dev.redlock.doctor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The doctor's public surface is what the README documents; the builder's messages name the field and range. */
+class DoctorPublicApiTest {
+
+    @Test
+    void onlyTheReportTypesArePublic() throws Exception {
+        Path dir = Path.of(Doctor.class.getProtectionDomain().getCodeSource().getLocation().toURI()).resolve("dev/redlock/doctor");
+        Set<String> out = new TreeSet<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
+                String name = f.getFileName().toString().replace(".class", "");
+                Class<?> c = Class.forName("dev.redlock.doctor." + name, false, Doctor.class.getClassLoader());
+                if (Modifier.isPublic(c.getModifiers()) && !c.isAnonymousClass() && !c.isSynthetic()) out.add(name);
+            }
+        }
+        assertEquals(Set.of("ClockMeasure", "CommandCheck", "CommandCheck$Status", "Doctor", "Doctor$Builder",
+                "DoctorCommand", "DoctorReport", "Finding", "Finding$Severity", "MarkerState", "MarkerState$State",
+                "NodeReport", "NodeReport$Reach", "Recommendation", "RoundTrips"), out);
+    }
+
+    @Test
+    void theBuilderNamesTheFieldAndTheRange() {
+        IllegalArgumentException uri = assertThrows(IllegalArgumentException.class,
+                () -> Doctor.builder().nodes("redis://a:1", "mongodb://b:2").build());
+        assertTrue(uri.getMessage().startsWith("nodes[1]"), uri.getMessage());
+        IllegalArgumentException d = assertThrows(IllegalArgumentException.class,
+                () -> Doctor.builder().nodes("redis://a:1").duration(Duration.ofHours(2)).build());
+        assertEquals("duration must be in [1s, 1h], got 7200 s", d.getMessage());
+        IllegalArgumentException ttl = assertThrows(IllegalArgumentException.class,
+                () -> Doctor.builder().nodes("redis://a:1").maxTtl(Duration.ZERO).build());
+        assertEquals("maxTtl must be in (0, 24h], got 0.00 ms", ttl.getMessage());
+        IllegalArgumentException prefix = assertThrows(IllegalArgumentException.class,
+                () -> Doctor.builder().nodes("redis://a:1").keyPrefix("a b").build());
+        assertTrue(prefix.getMessage().startsWith("keyPrefix"), prefix.getMessage());
+    }
+}
