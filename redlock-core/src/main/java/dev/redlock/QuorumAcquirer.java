@@ -1,7 +1,9 @@
 package dev.redlock;
 
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -23,16 +25,44 @@ final class QuorumAcquirer {
      * {@link Redlock#close()} does) stops further rounds, and a lease that a round still in flight obtains is
      * released at once.
      */
-    CompletableFuture<HeldLease> acquire(String resource, Duration ttl, int maxRounds) {
-        CompletableFuture<HeldLease> result = new CompletableFuture<>();
+    CompletableFuture<HeldLease> acquire(String resource, Duration ttl, int maxRounds, RedlockListener.AcquireMode mode) {
+        Acquisition result = new Acquisition(resource, mode, ctx.ticker().nanoTime());
         ctx.pending().put(result, resource);
-        result.whenComplete((l, e) -> ctx.pending().remove(result));
+        result.whenComplete((l, e) -> {
+            ctx.pending().remove(result);
+            if (ctx.listeners().any()) report(result, e);
+        });
         round(resource, ttl, 1, maxRounds, result);
         return result;
     }
 
-    private void round(String resource, Duration ttl, int n, int maxRounds, CompletableFuture<HeldLease> result) {
+    /** One acquisition: the future its caller gets, with what {@link RedlockListener#onAcquire} reports. */
+    private static final class Acquisition extends CompletableFuture<HeldLease> {
+        final String resource;
+        final RedlockListener.AcquireMode mode;
+        final long startNanos;
+        volatile int rounds;
+
+        Acquisition(String resource, RedlockListener.AcquireMode mode, long startNanos) {
+            this.resource = resource;
+            this.mode = mode;
+            this.startNanos = startNanos;
+        }
+    }
+
+    private void report(Acquisition a, Throwable error) {
+        Throwable t = error;
+        while (t instanceof CompletionException && t.getCause() != null) t = t.getCause();
+        RedlockListener.AcquireOutcome outcome = t == null ? RedlockListener.AcquireOutcome.ACQUIRED
+                : t instanceof CancellationException ? RedlockListener.AcquireOutcome.CANCELLED
+                : t instanceof LockUnavailableException ? RedlockListener.AcquireOutcome.UNAVAILABLE
+                : RedlockListener.AcquireOutcome.ERROR;
+        ctx.listeners().onAcquire(a.resource, a.mode, outcome, a.rounds, ctx.ticker().nanoTime() - a.startNanos);
+    }
+
+    private void round(String resource, Duration ttl, int n, int maxRounds, Acquisition result) {
         if (result.isDone()) return;
+        result.rounds = n;
         AcquireRound round = new AcquireRound(ctx, resource, ttl);
         CompletableFuture<HeldLease> attempt;
         try {
