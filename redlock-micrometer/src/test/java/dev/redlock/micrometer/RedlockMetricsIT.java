@@ -158,6 +158,7 @@ class RedlockMetricsIT {
                 assertTrue(timerCount("redlock.extend", "outcome", "failed", "trigger", "watchdog") >= 1);
                 assertEquals(0, gauge("redlock.lease.active"));
             });
+            System.out.println("meters after lost leases:\n" + registry.getMetersAsString());
         }
     }
 
