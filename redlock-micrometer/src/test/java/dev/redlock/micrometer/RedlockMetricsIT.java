@@ -144,10 +144,10 @@ class RedlockMetricsIT {
             await().atMost(WAIT).until(() -> counter("redlock.leases.lost", "reason", "expired") == 1);
             expiring.release();
             Lease cut = redlock.acquire("cut", Duration.ofSeconds(5));
-            pauseTwoNodesWhile(() -> assertThrows(LeaseLostException.class, () -> cut.extend(Duration.ofSeconds(5))));
+            REDIS.whilePaused(() -> assertThrows(LeaseLostException.class, () -> cut.extend(Duration.ofSeconds(5))), 0, 1);
             cut.release();
             assertThrows(LeaseLostException.class, () -> redlock.withLock("dog", Duration.ofMillis(400), lease -> {
-                pauseTwoNodesWhile(() -> await().atMost(WAIT).until(() -> !lease.isValid()));
+                REDIS.whilePaused(() -> await().atMost(WAIT).until(() -> !lease.isValid()), 0, 1);
                 return null;
             }));
             await().atMost(WAIT).untilAsserted(() -> {
@@ -159,17 +159,6 @@ class RedlockMetricsIT {
                 assertEquals(0, gauge("redlock.lease.active"));
             });
             System.out.println("meters after lost leases:\n" + registry.getMetersAsString());
-        }
-    }
-
-    private static void pauseTwoNodesWhile(Runnable action) {
-        REDIS.node(0).pause();
-        REDIS.node(1).pause();
-        try {
-            action.run();
-        } finally {
-            REDIS.node(0).resume();
-            REDIS.node(1).resume();
         }
     }
 
