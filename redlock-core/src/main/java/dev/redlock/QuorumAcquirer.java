@@ -26,12 +26,20 @@ final class QuorumAcquirer {
      * released at once.
      */
     CompletableFuture<HeldLease> acquire(String resource, Duration ttl, int maxRounds, RedlockListener.AcquireMode mode) {
-        Acquisition result = new Acquisition(resource, mode, ctx.ticker().nanoTime());
+        CompletableFuture<HeldLease> result;
+        if (ctx.listeners().any()) {
+            // what onAcquire reports travels with the future; without a listener, nothing more than before
+            Acquisition a = new Acquisition(resource, mode, ctx.ticker().nanoTime());
+            a.whenComplete((l, e) -> {
+                ctx.pending().remove(a);
+                report(a, e);
+            });
+            result = a;
+        } else {
+            result = new CompletableFuture<>();
+            result.whenComplete((l, e) -> ctx.pending().remove(result));
+        }
         ctx.pending().put(result, resource);
-        result.whenComplete((l, e) -> {
-            ctx.pending().remove(result);
-            if (ctx.listeners().any()) report(result, e);
-        });
         round(resource, ttl, 1, maxRounds, result);
         return result;
     }
@@ -60,9 +68,9 @@ final class QuorumAcquirer {
         ctx.listeners().onAcquire(a.resource, a.mode, outcome, a.rounds, ctx.ticker().nanoTime() - a.startNanos);
     }
 
-    private void round(String resource, Duration ttl, int n, int maxRounds, Acquisition result) {
+    private void round(String resource, Duration ttl, int n, int maxRounds, CompletableFuture<HeldLease> result) {
         if (result.isDone()) return;
-        result.rounds = n;
+        if (result instanceof Acquisition a) a.rounds = n;
         AcquireRound round = new AcquireRound(ctx, resource, ttl);
         CompletableFuture<HeldLease> attempt;
         try {
