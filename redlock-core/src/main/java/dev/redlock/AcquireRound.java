@@ -50,7 +50,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
         Object[] acquire = NodeClient.scriptCommand(LuaScript.ACQUIRE, keys, owner, ttlMs, quarantineMs, guessText,
                 NodeClient.CONNECTION_RUN_ID, retention);
         synchronized (this) {
-            votes = QuorumCall.start(ctx, ctx.allNodes(), cfg.quorum(), start,
+            votes = QuorumCall.start(ctx, RedlockListener.Operation.ACQUIRE, ctx.allNodes(), cfg.quorum(), start,
                     n -> ctx.preflight().send(n, () -> n.eval(LuaScript.ACQUIRE, acquire)),
                     this::classify,
                     this);
@@ -136,7 +136,8 @@ final class AcquireRound implements QuorumCall.LateGrants {
         List<Object> keys = List.of(ctx.lockKey(resource), ctx.fenceKey(resource), ctx.markerKey());
         Object[] writeFence = NodeClient.scriptCommand(LuaScript.WRITE_FENCE, keys, owner, Long.toString(token),
                 Long.toString(LuaScript.FENCE_RETENTION_MS));
-        QuorumCall write = QuorumCall.start(ctx, holders, ctx.config().quorum(), ctx.ticker().nanoTime(),
+        QuorumCall write = QuorumCall.start(ctx, RedlockListener.Operation.FENCE, holders, ctx.config().quorum(),
+                ctx.ticker().nanoTime(),
                 n -> n.eval(LuaScript.WRITE_FENCE, writeFence),
                 (node, reply, elapsed) -> ((Number) reply).longValue() == 1
                         ? NodeVote.granted(node, token, elapsed)
@@ -184,6 +185,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
             state = State.SUCCEEDED;
             lease = l;
         }
+        if (ctx.listeners().any()) ctx.listeners().onLeaseGranted(resource, deadline - ctx.ticker().nanoTime());
         return CompletableFuture.completedFuture(l);
     }
 

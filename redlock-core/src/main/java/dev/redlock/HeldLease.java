@@ -35,6 +35,7 @@ final class HeldLease implements Lease {
     private volatile ScheduledFuture<?> expiryTimer;
     private volatile ScheduledFuture<?> watchdogTimer;
     private volatile boolean watchdog;
+    private volatile long watchdogDue;       // when the scheduled renewal is due (ticker nanos): its lateness
     private CompletableFuture<Boolean> extensions = CompletableFuture.completedFuture(true);
     private boolean releaseStarted;
 
@@ -98,7 +99,7 @@ final class HeldLease implements Lease {
         if (s == State.RELEASED) throw new LeaseLostException(resource, "released");
         if (s == State.LOST) throw new LeaseLostException(resource, lostReason);
         if (deadline - ctx.ticker().nanoTime() <= 0) {
-            markLost("validity ran out");
+            markLost(RedlockListener.LossReason.EXPIRED, "validity ran out");
             throw new LeaseLostException(resource, "validity ran out");
         }
     }
@@ -110,7 +111,7 @@ final class HeldLease implements Lease {
         checkValid();
         boolean ok;
         try {
-            ok = extendAsync(newTtl).get();
+            ok = extendAsync(newTtl, RedlockListener.ExtendTrigger.MANUAL).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedlockException("interrupted while extending '" + resource + "'", e);
@@ -118,30 +119,33 @@ final class HeldLease implements Lease {
             ok = false;
         }
         if (!ok) {
-            markLost("extension could not re-hold a quorum before the validity ended");
+            markLost(RedlockListener.LossReason.EXTEND_FAILED,
+                    "extension could not re-hold a quorum before the validity ended");
             throw new LeaseLostException(resource, lostReason);
         }
     }
 
     /**
      * One extension round, serialized after any extension in flight. True when a quorum re-set the TTL before the
-     * current validity ended; the new deadline counts from this round's start.
+     * current validity ended; the new deadline counts from this round's start. {@code trigger} is what listeners
+     * are told asked for it.
      */
-    CompletableFuture<Boolean> extendAsync(Duration newTtl) {
+    CompletableFuture<Boolean> extendAsync(Duration newTtl, RedlockListener.ExtendTrigger trigger) {
         CompletableFuture<Boolean> next;
         synchronized (this) {
-            next = extensions.handle((x, e) -> null).thenCompose(x -> extendRound(newTtl));
+            next = extensions.handle((x, e) -> null).thenCompose(x -> extendRound(newTtl, trigger));
             extensions = next;
         }
         return next;
     }
 
-    private CompletableFuture<Boolean> extendRound(Duration newTtl) {
+    private CompletableFuture<Boolean> extendRound(Duration newTtl, RedlockListener.ExtendTrigger trigger) {
         if (state.get() != State.HELD) return CompletableFuture.completedFuture(false);
         long start = ctx.ticker().nanoTime();
         List<Object> keys = List.of(ctx.lockKey(resource));
         Object[] extend = NodeClient.scriptCommand(LuaScript.EXTEND, keys, owner, Long.toString(newTtl.toMillis()));
-        QuorumCall call = QuorumCall.start(ctx, ctx.allNodes(), ctx.config().quorum(), start,
+        QuorumCall call = QuorumCall.start(ctx, RedlockListener.Operation.EXTEND, ctx.allNodes(), ctx.config().quorum(),
+                start,
                 n -> n.eval(LuaScript.EXTEND, extend),
                 (node, reply, elapsed) -> ((Number) reply).longValue() == 1
                         ? NodeVote.granted(node, -1, elapsed)
@@ -149,17 +153,26 @@ final class HeldLease implements Lease {
                 QuorumCall.LateGrants.IGNORE);
         return call.decision().thenApply(ok -> {
             long now = ctx.ticker().nanoTime();
-            if (!ok || now >= deadline || state.get() != State.HELD) {
-                if (!ok) log.debug("extension of '{}' failed: {}", resource, AcquireRound.summary(call.snapshot()));
-                return false;
+            boolean extended = extended(ok, now, start, newTtl, call);
+            if (ctx.listeners().any()) {
+                ctx.listeners().onExtend(resource, trigger, extended, now - start, extended ? deadline - now : 0);
             }
-            long newDeadline = start + newTtl.toNanos() - ctx.config().driftNanos(newTtl);
-            if (newDeadline <= now) return false;
-            ttl = newTtl;
-            deadline = newDeadline;
-            startExpiryTimer();
-            return true;
+            return extended;
         });
+    }
+
+    /** Applies a decided extension round: true when it re-set the deadline (counted from the round's start). */
+    private boolean extended(boolean ok, long now, long start, Duration newTtl, QuorumCall call) {
+        if (!ok || now >= deadline || state.get() != State.HELD) {
+            if (!ok) log.debug("extension of '{}' failed: {}", resource, AcquireRound.summary(call.snapshot()));
+            return false;
+        }
+        long newDeadline = start + newTtl.toNanos() - ctx.config().driftNanos(newTtl);
+        if (newDeadline <= now) return false;
+        ttl = newTtl;
+        deadline = newDeadline;
+        startExpiryTimer();
+        return true;
     }
 
     /** Arms (or re-arms) the timer that marks the lease lost when its validity ends. */
@@ -174,8 +187,12 @@ final class HeldLease implements Lease {
     private void onExpiryTimer() {
         if (state.get() != State.HELD) return;
         if (deadline - ctx.ticker().nanoTime() <= 0) {
-            markLost(watchdog ? "the watchdog could not extend the lease before its validity ended"
-                    : "validity ran out (not extended)");
+            if (watchdog) {
+                markLost(RedlockListener.LossReason.WATCHDOG_FAILED,
+                        "the watchdog could not extend the lease before its validity ended");
+            } else {
+                markLost(RedlockListener.LossReason.EXPIRED, "validity ran out (not extended)");
+            }
         } else {
             startExpiryTimer();
         }
@@ -189,20 +206,25 @@ final class HeldLease implements Lease {
 
     private void scheduleRenewal(long delayNanos) {
         if (state.get() != State.HELD) return;
+        watchdogDue = ctx.ticker().nanoTime() + delayNanos;
         watchdogTimer = ctx.scheduler().schedule(this::renew, delayNanos, TimeUnit.NANOSECONDS);
     }
 
     private void renew() {
         if (state.get() != State.HELD) return;
+        if (ctx.listeners().any()) {
+            ctx.listeners().onWatchdogLateness(resource, Math.max(0, ctx.ticker().nanoTime() - watchdogDue));
+        }
         Duration t = ttl;
-        extendAsync(t).whenComplete((ok, e) -> {
+        extendAsync(t, RedlockListener.ExtendTrigger.WATCHDOG).whenComplete((ok, e) -> {
             if (Boolean.TRUE.equals(ok)) {
                 scheduleRenewal(t.toNanos() / 3);
                 return;
             }
             long left = deadline - ctx.ticker().nanoTime();
             if (left <= 0) {
-                markLost("the watchdog could not extend the lease before its validity ended");
+                markLost(RedlockListener.LossReason.WATCHDOG_FAILED,
+                        "the watchdog could not extend the lease before its validity ended");
             } else {
                 long retry = Math.max(TimeUnit.MILLISECONDS.toNanos(5), Math.min(t.toNanos() / 10, left / 2));
                 scheduleRenewal(retry);
@@ -211,12 +233,13 @@ final class HeldLease implements Lease {
     }
 
     /** Marks the lease lost once, runs the listeners, and removes our keys wherever they remain. */
-    void markLost(String reason) {
+    void markLost(RedlockListener.LossReason why, String reason) {
         if (!state.compareAndSet(State.HELD, State.LOST)) return;
         lostReason = reason;
         cancelTimers();
         ctx.live().remove(this);
         log.debug("lease on '{}' lost: {}", resource, reason);
+        ctx.listeners().onLeaseLost(resource, why);
         for (OnceListener l : lostListeners) runListener(l);
         ctx.release(resource, owner, ctx.allNodes());
     }
@@ -280,7 +303,7 @@ final class HeldLease implements Lease {
             if (releaseStarted) return CompletableFuture.completedFuture(null);
             releaseStarted = true;
         }
-        state.set(State.RELEASED);
+        if (state.getAndSet(State.RELEASED) == State.HELD) ctx.listeners().onLeaseReleased(resource);
         cancelTimers();
         ctx.live().remove(this);
         return ctx.release(resource, owner, ctx.allNodes()).quorumAnswered();

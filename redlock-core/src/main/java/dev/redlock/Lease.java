@@ -14,7 +14,7 @@ import java.time.Duration;
  * <p><b>What it does not guarantee.</b> No timeout-based lock is safe on its own: this process can pause (GC,
  * swap, a stopped VM) after {@code isValid()} returned true and act after the lease expired. Checking validity
  * narrows the window, it does not close it. Pass the fencing token to the protected resource and have it reject
- * tokens that are not greater than the highest it has seen (see {@code dev.redlock.fencing}).
+ * tokens lower than the highest it has seen (see {@code dev.redlock.fencing}).
  *
  * <p>Thread-safe. {@link #close()} and {@link #release()} are the same, idempotent, and token-checked on every node:
  * a release can never delete another holder's key.

@@ -49,8 +49,7 @@ final class PreflightGate {
 
     /** host:port of a node, never credentials. */
     private String hostPort(int node) {
-        NodeAddress a = ctx.config().nodeAddresses().get(node);
-        return (a.host().contains(":") ? "[" + a.host() + "]" : a.host()) + ":" + a.port();
+        return RedlockContext.hostPort(ctx.config().nodeAddresses().get(node));
     }
 
     /**

@@ -1,7 +1,9 @@
 package dev.redlock;
 
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -23,16 +25,52 @@ final class QuorumAcquirer {
      * {@link Redlock#close()} does) stops further rounds, and a lease that a round still in flight obtains is
      * released at once.
      */
-    CompletableFuture<HeldLease> acquire(String resource, Duration ttl, int maxRounds) {
-        CompletableFuture<HeldLease> result = new CompletableFuture<>();
+    CompletableFuture<HeldLease> acquire(String resource, Duration ttl, int maxRounds, RedlockListener.AcquireMode mode) {
+        CompletableFuture<HeldLease> result;
+        if (ctx.listeners().any()) {
+            // what onAcquire reports travels with the future; without a listener, nothing more than before
+            Acquisition a = new Acquisition(resource, mode, ctx.ticker().nanoTime());
+            a.whenComplete((l, e) -> {
+                ctx.pending().remove(a);
+                report(a, e);
+            });
+            result = a;
+        } else {
+            result = new CompletableFuture<>();
+            result.whenComplete((l, e) -> ctx.pending().remove(result));
+        }
         ctx.pending().put(result, resource);
-        result.whenComplete((l, e) -> ctx.pending().remove(result));
         round(resource, ttl, 1, maxRounds, result);
         return result;
     }
 
+    /** One acquisition: the future its caller gets, with what {@link RedlockListener#onAcquire} reports. */
+    private static final class Acquisition extends CompletableFuture<HeldLease> {
+        final String resource;
+        final RedlockListener.AcquireMode mode;
+        final long startNanos;
+        volatile int rounds;
+
+        Acquisition(String resource, RedlockListener.AcquireMode mode, long startNanos) {
+            this.resource = resource;
+            this.mode = mode;
+            this.startNanos = startNanos;
+        }
+    }
+
+    private void report(Acquisition a, Throwable error) {
+        Throwable t = error;
+        while (t instanceof CompletionException && t.getCause() != null) t = t.getCause();
+        RedlockListener.AcquireOutcome outcome = t == null ? RedlockListener.AcquireOutcome.ACQUIRED
+                : t instanceof CancellationException ? RedlockListener.AcquireOutcome.CANCELLED
+                : t instanceof LockUnavailableException ? RedlockListener.AcquireOutcome.UNAVAILABLE
+                : RedlockListener.AcquireOutcome.ERROR;
+        ctx.listeners().onAcquire(a.resource, a.mode, outcome, a.rounds, ctx.ticker().nanoTime() - a.startNanos);
+    }
+
     private void round(String resource, Duration ttl, int n, int maxRounds, CompletableFuture<HeldLease> result) {
         if (result.isDone()) return;
+        if (result instanceof Acquisition a) a.rounds = n;
         AcquireRound round = new AcquireRound(ctx, resource, ttl);
         CompletableFuture<HeldLease> attempt;
         try {

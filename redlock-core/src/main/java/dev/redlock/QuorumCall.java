@@ -36,6 +36,7 @@ final class QuorumCall implements RespCommand.Listener {
     }
 
     private final RedlockContext ctx;
+    private final RedlockListener.Operation operation;
     private final int[] targets;
     private final int quorum;
     private final long startNanos;
@@ -52,8 +53,10 @@ final class QuorumCall implements RespCommand.Listener {
     private int responded;
     private boolean decided;
 
-    private QuorumCall(RedlockContext ctx, int[] targets, int quorum, long startNanos, LateGrants lateGrants) {
+    private QuorumCall(RedlockContext ctx, RedlockListener.Operation operation, int[] targets, int quorum,
+                       long startNanos, LateGrants lateGrants) {
         this.ctx = ctx;
+        this.operation = operation;
         this.targets = targets;
         this.quorum = quorum;
         this.startNanos = startNanos;
@@ -66,12 +69,13 @@ final class QuorumCall implements RespCommand.Listener {
      * whole call; the replies, the decision and whatever it triggers run on that loop too), else from the caller.
      * One timer per call, armed at the send: at {@code nodeTimeout} every node that has not answered is a TIMEOUT.
      *
-     * @param quorum grants needed for a true decision; {@code targets.length} when every answer matters
+     * @param operation what the request is for, as {@link RedlockListener#onNodeRequest} reports each vote
+     * @param quorum    grants needed for a true decision; {@code targets.length} when every answer matters
      */
-    static QuorumCall start(RedlockContext ctx, int[] targets, int quorum, long startNanos,
-                            Function<NodeClient, CompletableFuture<Object>> send, Classifier classifier,
-                            LateGrants lateGrants) {
-        QuorumCall call = new QuorumCall(ctx, targets, quorum, startNanos, lateGrants);
+    static QuorumCall start(RedlockContext ctx, RedlockListener.Operation operation, int[] targets, int quorum,
+                            long startNanos, Function<NodeClient, CompletableFuture<Object>> send,
+                            Classifier classifier, LateGrants lateGrants) {
+        QuorumCall call = new QuorumCall(ctx, operation, targets, quorum, startNanos, lateGrants);
         if (targets.length < quorum) {
             call.decided = true;
             call.decision.complete(false);
@@ -158,12 +162,14 @@ final class QuorumCall implements RespCommand.Listener {
         boolean late = false;
         boolean allIn = false;
         boolean enoughAnswers = false;
+        boolean counted = false;
         synchronized (this) {
             if (votes[slot] != null) {
                 // already counted (it timed out); a grant arriving now is a late grant
                 late = v.isGranted() && !votes[slot].isGranted();
             } else {
                 votes[slot] = v;
+                counted = true;
                 answered++;
                 allIn = answered == targets.length;
                 if (allIn && timer != null) timer.cancel(false);
@@ -186,6 +192,9 @@ final class QuorumCall implements RespCommand.Listener {
                     }
                 }
             }
+        }
+        if (counted && ctx.listeners().any()) {
+            ctx.listeners().onNodeRequest(v.node(), ctx.nodeAddress(v.node()), operation, v.kind(), v.elapsedNanos());
         }
         if (completeDecision) decision.complete(decisionValue);
         if (enoughAnswers || allIn) quorumAnswered.complete(null);

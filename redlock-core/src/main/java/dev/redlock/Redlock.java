@@ -57,6 +57,10 @@ public final class Redlock implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Redlock.class);
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
+    static {
+        dev.redlock.internal.Observers.install(r -> r.ctx.listeners());
+    }
+
     private final RedlockContext ctx;
     private final QuorumAcquirer acquirer;
     private final EventLoopGroup ownedGroup;
@@ -185,6 +189,20 @@ public final class Redlock implements AutoCloseable {
     }
 
     /**
+     * Registers a listener for this instance's events from now on (acquisitions, node requests, leases, watchdog,
+     * leader elections on it). Listeners are called on the library's threads and must not block: see
+     * {@link RedlockListener}. Adding the same listener twice calls it twice.
+     */
+    public void addListener(RedlockListener listener) {
+        ctx.listeners().add(listener);
+    }
+
+    /** Removes a listener added by {@link #addListener} (one registration of it); false when it was not registered. */
+    public boolean removeListener(RedlockListener listener) {
+        return ctx.listeners().remove(listener);
+    }
+
+    /**
      * Acquires the lock, retrying up to {@code retryCount} times.
      *
      * @param resource name of the thing to lock (1..1024 characters, not starting with {@code __})
@@ -196,7 +214,7 @@ public final class Redlock implements AutoCloseable {
      * @throws IllegalStateException    after {@link #close()}
      */
     public Lease acquire(String resource, Duration ttl) {
-        return await(acquireAsync(resource, ttl), resource);
+        return await(acquireAsync(resource, ttl, RedlockListener.AcquireMode.BLOCKING), resource);
     }
 
     /**
@@ -206,7 +224,7 @@ public final class Redlock implements AutoCloseable {
      */
     public Optional<Lease> tryAcquire(String resource, Duration ttl) {
         try {
-            return Optional.of(await(start(resource, ttl, 1), resource));
+            return Optional.of(await(start(resource, ttl, 1, RedlockListener.AcquireMode.TRY), resource));
         } catch (LockUnavailableException e) {
             return Optional.empty();
         }
@@ -218,7 +236,11 @@ public final class Redlock implements AutoCloseable {
      * released at once. {@link #close()} completes it with a {@link RedlockException}.
      */
     public CompletableFuture<Lease> acquireAsync(String resource, Duration ttl) {
-        CompletableFuture<HeldLease> acquisition = start(resource, ttl, ctx.config().retryCount() + 1);
+        return acquireAsync(resource, ttl, RedlockListener.AcquireMode.ASYNC);
+    }
+
+    private CompletableFuture<Lease> acquireAsync(String resource, Duration ttl, RedlockListener.AcquireMode mode) {
+        CompletableFuture<HeldLease> acquisition = start(resource, ttl, ctx.config().retryCount() + 1, mode);
         CompletableFuture<Lease> out = new CompletableFuture<>();
         acquisition.whenComplete((lease, e) -> {
             if (e != null) out.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
@@ -231,12 +253,15 @@ public final class Redlock implements AutoCloseable {
         return out;
     }
 
-    /** Starts an acquisition of up to {@code rounds} rounds; cancelling the future abandons it (see QuorumAcquirer). */
-    CompletableFuture<HeldLease> start(String resource, Duration ttl, int rounds) {
+    /**
+     * Starts an acquisition of up to {@code rounds} rounds; cancelling the future abandons it (see QuorumAcquirer).
+     * {@code mode} is what listeners are told started it.
+     */
+    CompletableFuture<HeldLease> start(String resource, Duration ttl, int rounds, RedlockListener.AcquireMode mode) {
         RedlockContext.checkResource(resource);
         Duration whole = ctx.checkTtl(ttl);
         if (closed.get()) throw new IllegalStateException("Redlock is closed");
-        return acquirer.acquire(resource, whole, rounds);
+        return acquirer.acquire(resource, whole, rounds, mode);
     }
 
     /**
@@ -286,6 +311,24 @@ public final class Redlock implements AutoCloseable {
         }
         if (lost) throw new LeaseLostException(resource, reason + " while the task ran");
         return result;
+    }
+
+    /**
+     * Checks every node now, in parallel, for health endpoints and diagnostics: whether it answers, and what the
+     * preflight rules find in its settings (eviction policy, role, clock, version; read with {@code INFO},
+     * {@code TIME} and, where {@code INFO} does not say, {@code CONFIG GET}). Blocks up to {@code timeout}; a node
+     * that has not answered by then is DOWN. Read-only: what acquisitions do is not changed by it. See
+     * {@link RedlockHealth} for what a healthy report does not promise.
+     *
+     * @throws IllegalArgumentException when {@code timeout} is not positive
+     * @throws IllegalStateException    after {@link #close()}
+     */
+    public RedlockHealth checkHealth(Duration timeout) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be > 0, got " + timeout);
+        }
+        if (closed.get()) throw new IllegalStateException("Redlock is closed");
+        return HealthCheck.run(ctx, timeout);
     }
 
     /**

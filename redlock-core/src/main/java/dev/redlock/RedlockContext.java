@@ -41,6 +41,8 @@ final class RedlockContext {
     private final ReleaseSignals releases = new ReleaseSignals(this);
     private final PreflightGate preflight;
     private final TokenHints tokenHints = new TokenHints();
+    private final Listeners listeners = new Listeners();
+    private final String[] nodeAddresses;
 
     RedlockContext(RedlockConfig config, List<NodeClient> nodes, ScheduledExecutorService scheduler,
                    ExecutorService events, Ticker ticker, EventLoop ioLoop) {
@@ -62,7 +64,20 @@ final class RedlockContext {
         this.fencePrefix = config.keyPrefix() + "__fence:";
         this.markerKey = config.keyPrefix() + "__node";
         this.preflight = new PreflightGate(this);
+        this.nodeAddresses = config.nodeAddresses().stream()
+                .map(a -> a.database() == 0 ? hostPort(a) : hostPort(a) + "/" + a.database()).toArray(String[]::new);
     }
+
+    /** {@code host:port} of a node, never credentials. */
+    static String hostPort(NodeAddress a) {
+        return (a.host().contains(":") ? "[" + a.host() + "]" : a.host()) + ":" + a.port();
+    }
+
+    /** The registered {@link RedlockListener}s (see {@link Listeners#any()} before computing an event's arguments). */
+    Listeners listeners() { return listeners; }
+
+    /** {@code host:port} of node {@code i}, as listeners see it. */
+    String nodeAddress(int i) { return nodeAddresses[i]; }
 
     RedlockConfig config() { return config; }
 
@@ -169,7 +184,8 @@ final class RedlockContext {
         List<Object> keys = List.of(lockKey(resource));
         String channel = releasedChannel(resource);
         Object[] release = NodeClient.scriptCommand(LuaScript.RELEASE, keys, owner, channel, wakeWaiters ? "1" : "0");
-        return QuorumCall.start(this, targets, Math.min(config.quorum(), targets.length), ticker.nanoTime(),
+        return QuorumCall.start(this, RedlockListener.Operation.RELEASE, targets,
+                Math.min(config.quorum(), targets.length), ticker.nanoTime(),
                 n -> n.eval(LuaScript.RELEASE, release),
                 (node, reply, elapsed) -> ((Number) reply).longValue() == 1
                         ? NodeVote.granted(node, -1, elapsed)

@@ -297,7 +297,8 @@ public final class RedlockLock implements Lock {
         boolean interrupted = false;
         try {
             while (true) {
-                CompletableFuture<HeldLease> attempt = redlock.start(resource, ttl, rounds);
+                CompletableFuture<HeldLease> attempt = redlock.start(resource, ttl, rounds,
+                        oneRound ? RedlockListener.AcquireMode.TRY : RedlockListener.AcquireMode.BLOCKING);
                 HeldLease got;
                 while (true) {
                     try {

@@ -34,7 +34,7 @@ class LeaseListenersIT {
                 Future<?> lose = two.submit(() -> {
                     ready.incrementAndGet();
                     while (ready.get() < 2) Thread.onSpinWait();
-                    lease.markLost("lost by the test");
+                    lease.markLost(RedlockListener.LossReason.EXPIRED, "lost by the test");
                 });
                 Future<?> listen = two.submit(() -> {
                     ready.incrementAndGet();

@@ -13,7 +13,10 @@ class PublicApiTest {
     void onlyTheContractIsPublic() throws Exception {
         assertEquals(Set.of("Lease", "LeaseLostException", "LockUnavailableException", "LockedTask",
                 "NodeOutcome", "NodeOutcome$Kind", "Preflight", "Redlock", "RedlockConfig", "RedlockConfig$Builder", "RedlockLock",
-                "RedlockException"), PublicTypes.in(Redlock.class, "dev.redlock"));
+                "RedlockException", "RedlockHealth", "RedlockHealth$Node", "RedlockHealth$Status",
+                "RedlockListener", "RedlockListener$AcquireMode", "RedlockListener$AcquireOutcome",
+                "RedlockListener$ExtendTrigger", "RedlockListener$LossReason", "RedlockListener$Operation"),
+                PublicTypes.in(Redlock.class, "dev.redlock"));
     }
 
     /** For adapter modules (redlock-redisson), not applications. */

@@ -3,6 +3,8 @@ package dev.redlock.election;
 import dev.redlock.Lease;
 import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
+import dev.redlock.RedlockListener;
+import dev.redlock.internal.Observers;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
@@ -88,7 +90,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>Threads.</b> Each election owns a scheduler with two daemon threads (the campaign, whose Redis calls may
  * block for up to about two node timeouts, and the revocation timer, which must fire on time even then) and one
  * daemon callback thread; never a thread per attempt. Thread-safe: every method may be called from any thread,
- * including from a callback.
+ * including from a callback. Each change of leadership is also reported to the Redlock's listeners
+ * ({@link RedlockListener#onLeadershipChange}), synchronously: a start just before {@link #isLeader()} turns true,
+ * an end just after it turned false.
  */
 public final class LeaderElection implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LeaderElection.class);
@@ -126,6 +130,7 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     private final Redlock redlock;
+    private final RedlockListener events;
     private final String resource;
     private final String instanceId;
     private final Duration leaseTtl;
@@ -150,6 +155,7 @@ public final class LeaderElection implements AutoCloseable {
 
     private LeaderElection(Builder b, String instanceId) {
         this.redlock = b.redlock;
+        this.events = Observers.of(b.redlock);
         this.resource = b.resource;
         this.instanceId = instanceId;
         this.leaseTtl = b.leaseTtl;
@@ -394,6 +400,7 @@ public final class LeaderElection implements AutoCloseable {
                 Term term = new Term(resource, instanceId, lease.fencingToken(), Instant.now());
                 l = new Leadership(term, lease, deadline, revokeAt);
                 transitionListener.transition(term, true, System.nanoTime());
+                events.onLeadershipChange(resource, instanceId, true, term.epoch());   // before isLeader() turns true
                 leadership = l;
                 current = l;
                 lastLeaseDeadline = deadline;
@@ -507,6 +514,7 @@ public final class LeaderElection implements AutoCloseable {
         if (leadership == l) leadership = null;
         if (current == l) current = null;
         transitionListener.transition(l.term, false, Math.min(System.nanoTime(), l.revokeAt));   // after the flip
+        events.onLeadershipChange(resource, instanceId, false, l.term.epoch());          // after it turned false
     }
 
     private void dispatch(List<Consumer<Term>> listeners, Term term, String what) {

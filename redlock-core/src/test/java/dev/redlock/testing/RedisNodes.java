@@ -105,6 +105,16 @@ public final class RedisNodes implements BeforeAllCallback, AfterAllCallback, Be
                 .retryJitter(Duration.ofMillis(10));
     }
 
+    /** Runs {@code action} with nodes {@code indexes} paused (SIGSTOP), resuming them however it ends. */
+    public void whilePaused(Runnable action, int... indexes) {
+        for (int i : indexes) cluster.node(i).pause();
+        try {
+            action.run();
+        } finally {
+            for (int i : indexes) cluster.node(i).resume();
+        }
+    }
+
     /** Lock keys on all nodes for a resource, as "port:key". */
     public List<String> lockKeys() {
         return cluster.lockKeys(PREFIX);
