@@ -23,6 +23,9 @@ final class HeldLease implements Lease {
 
     private enum State { HELD, LOST, RELEASED }
 
+    /** Shared by every new lease: a completed future keeps no dependents, so sharing it links nothing. */
+    private static final CompletableFuture<Boolean> NO_EXTENSION = CompletableFuture.completedFuture(true);
+
     private final RedlockContext ctx;
     private final String resource;
     private final String owner;
@@ -36,8 +39,8 @@ final class HeldLease implements Lease {
     private volatile ScheduledFuture<?> watchdogTimer;
     private volatile boolean watchdog;
     private volatile long watchdogDue;       // when the scheduled renewal is due (ticker nanos): its lateness
-    private CompletableFuture<Boolean> extensions = CompletableFuture.completedFuture(true);
-    private boolean releaseStarted;
+    private CompletableFuture<Boolean> extensions = NO_EXTENSION;   // the last extension in flight (guarded by this)
+    private CompletableFuture<Void> released;     // the first release's, returned to every caller (guarded by this)
 
     HeldLease(RedlockContext ctx, String resource, String owner, long token, Duration ttl, long deadline) {
         this.ctx = ctx;
@@ -296,17 +299,21 @@ final class HeldLease implements Lease {
 
     /**
      * Starts the token-checked release on every node once; completes when a quorum answered (slow nodes get the
-     * release too, and a grant of theirs that arrives later is released again). Later calls return a completed future.
+     * release too, and a grant of theirs that arrives later is released again). Every call returns the first
+     * call's future, which only mirrors the call's: a caller that completes or cancels it changes nothing here.
      */
-    CompletableFuture<Void> releaseAsync() {
+    @Override
+    public CompletableFuture<Void> releaseAsync() {
+        CompletableFuture<Void> out;
         synchronized (this) {
-            if (releaseStarted) return CompletableFuture.completedFuture(null);
-            releaseStarted = true;
+            if (released != null) return released;
+            released = out = new CompletableFuture<>();
         }
         if (state.getAndSet(State.RELEASED) == State.HELD) ctx.listeners().onLeaseReleased(resource);
         cancelTimers();
         ctx.live().remove(this);
-        return ctx.release(resource, owner, ctx.allNodes()).quorumAnswered();
+        ctx.release(resource, owner, ctx.allNodes()).quorumAnswered().whenComplete((x, e) -> out.complete(null));
+        return out;
     }
 
     @Override

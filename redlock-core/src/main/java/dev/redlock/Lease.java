@@ -1,6 +1,7 @@
 package dev.redlock;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A held Redlock lock on one resource, valid until {@link #remainingValidity()} reaches zero.
@@ -16,7 +17,8 @@ import java.time.Duration;
  * narrows the window, it does not close it. Pass the fencing token to the protected resource and have it reject
  * tokens lower than the highest it has seen (see {@code dev.redlock.fencing}).
  *
- * <p>Thread-safe. {@link #close()} and {@link #release()} are the same, idempotent, and token-checked on every node:
+ * <p>Thread-safe. {@link #close()} and {@link #release()} are the same, idempotent ({@link #releaseAsync()} is their
+ * non-blocking form), and token-checked on every node:
  * a release can never delete another holder's key.
  */
 public interface Lease extends AutoCloseable {
@@ -74,6 +76,16 @@ public interface Lease extends AutoCloseable {
      * until its TTL ends; that delays the next holder and never lets two hold at once.
      */
     void release();
+
+    /**
+     * Asynchronous {@link #release()}: starts the same token-checked release on every node and returns at once. The
+     * future completes (normally, never exceptionally) once a quorum of nodes answered, or every node answered or
+     * timed out, at most about {@code nodeTimeout} later; slower nodes get the release too. The lease is invalid
+     * from the moment this is called. Idempotent: every call returns the future of the first release. The future
+     * completes on an internal I/O thread: stages chained to it must not block; cancelling or completing it
+     * yourself does not stop the release.
+     */
+    CompletableFuture<Void> releaseAsync();
 
     /** Same as {@link #release()}. */
     @Override

@@ -2,6 +2,8 @@ package dev.redlock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -63,6 +65,23 @@ abstract class AcquireReleaseContract {
             }
             assertTrue(held.isValid());
             assertEquals(redis().cluster().size(), redis().lockKeys().size());
+        }
+    }
+
+    @Test
+    void releaseAsyncReleasesOnceAndEveryCallGetsTheFirstFuture() throws Exception {
+        try (Redlock redlock = create(redis().config().build())) {
+            Lease lease = redlock.acquireAsync("async-release", Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS);
+            CompletableFuture<Void> first = lease.releaseAsync();
+            assertFalse(lease.isValid(), "invalid from the call on");
+            assertSame(first, lease.releaseAsync(), "idempotent: one release, one future");
+            assertNull(first.get(5, TimeUnit.SECONDS));
+            assertEquals(java.util.List.of(), redis().awaitNoLockKeys());
+            lease.release();   // the blocking form after the async one: nothing more to do
+            assertThrows(LeaseLostException.class, lease::checkValid);
+            try (Lease next = redlock.acquire("async-release", Duration.ofSeconds(5))) {
+                assertTrue(next.fencingToken() > lease.fencingToken());
+            }
         }
     }
 

@@ -3,6 +3,10 @@ package dev.redlock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.redlock.testing.PublicTypes;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +21,16 @@ class PublicApiTest {
                 "RedlockListener", "RedlockListener$AcquireMode", "RedlockListener$AcquireOutcome",
                 "RedlockListener$ExtendTrigger", "RedlockListener$LossReason", "RedlockListener$Operation"),
                 PublicTypes.in(Redlock.class, "dev.redlock"));
+    }
+
+    /** The lease's methods, with their return types: what users (and reactive callers of releaseAsync) rely on. */
+    @Test
+    void leaseMethodsArePinned() throws Exception {
+        assertEquals(Set.of("resource", "fencingToken", "remainingValidity", "isValid", "checkValid", "extend",
+                        "release", "releaseAsync", "close", "onLost"),
+                Arrays.stream(Lease.class.getDeclaredMethods()).map(Method::getName).collect(Collectors.toSet()));
+        assertEquals(CompletableFuture.class, Lease.class.getMethod("releaseAsync").getReturnType());
+        assertEquals(false, Lease.class.getMethod("releaseAsync").isDefault(), "implemented by the library, no default");
     }
 
     /** For adapter modules (redlock-redisson), not applications. */
