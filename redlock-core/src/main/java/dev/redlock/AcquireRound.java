@@ -46,7 +46,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
         String quarantineMs = Long.toString(ctx.knownQuarantineMs());
         long guess = cfg.fencing() ? guess(ctx.tokenHints().get(resource)) : 0;
         String guessText = Long.toString(guess);
-        String retention = Long.toString(LuaScript.FENCE_RETENTION_MS);
+        String retention = LuaScript.FENCE_RETENTION_ARG;
         Object[] acquire = NodeClient.scriptCommand(LuaScript.ACQUIRE, keys, owner, ttlMs, quarantineMs, guessText,
                 NodeClient.CONNECTION_RUN_ID, retention);
         synchronized (this) {

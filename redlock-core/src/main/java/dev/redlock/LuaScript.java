@@ -151,6 +151,9 @@ enum LuaScript {
     /** How long a resource's fence entry outlives its last write (see README: fences). */
     static final long FENCE_RETENTION_MS = 10 * 60 * 1000;
 
+    /** {@link #FENCE_RETENTION_MS} as the scripts' argument. */
+    static final String FENCE_RETENTION_ARG = Long.toString(FENCE_RETENTION_MS);
+
     private final String source;
     private final String sha;
 

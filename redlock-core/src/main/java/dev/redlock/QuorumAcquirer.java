@@ -80,29 +80,38 @@ final class QuorumAcquirer {
             return;
         }
         ctx.inFlight().add(attempt);
-        attempt.whenComplete((l, e) -> ctx.inFlight().remove(attempt));
         attempt.whenComplete((lease, error) -> {
-            ctx.observeRound(ctx.ticker().nanoTime() - round.startNanos());
-            if (error != null) {
-                result.completeExceptionally(error);
-            } else if (lease != null) {
-                ctx.live().add(lease);
-                lease.startExpiryTimer();
-                if (!result.complete(lease)) lease.releaseAsync();   // cancelled meanwhile
-            } else if (n < maxRounds && !result.isDone()) {
-                // Held by another owner on a quorum: next round when it releases (pub/sub wake-up), or after
-                // retryDelay ± retryJitter. Split vote with no node failing: nobody holds it, so retry after a
-                // short random pause (up to twice this round's duration) to break the tie, unless woken sooner.
-                long wait = ctx.retryDelayNanos();
-                if (!round.heldElsewhere() && round.splitVote()) {
-                    long spent = Math.max(TimeUnit.MICROSECONDS.toNanos(100), ctx.ticker().nanoTime() - round.startNanos());
-                    wait = Math.min(wait, ThreadLocalRandom.current().nextLong(2 * spent));
-                }
-                ctx.releases().await(resource, round.heldOnNode(), wait, () -> round(resource, ttl, n + 1, maxRounds, result));
-            } else {
-                round.outcomes().whenComplete((outcomes, e2) -> result.completeExceptionally(
-                        new LockUnavailableException(resource, n, round.failure(), outcomes)));
+            try {
+                settle(resource, ttl, n, maxRounds, result, round, lease, error);
+            } finally {
+                ctx.inFlight().remove(attempt);   // after the lease is handed over or released (close() waits for it)
             }
         });
+    }
+
+    /** A finished round: the lease handed over, the failure passed on, or the next round (after a wake-up or the retry delay). */
+    private void settle(String resource, Duration ttl, int n, int maxRounds, CompletableFuture<HeldLease> result,
+                        AcquireRound round, HeldLease lease, Throwable error) {
+        ctx.observeRound(ctx.ticker().nanoTime() - round.startNanos());
+        if (error != null) {
+            result.completeExceptionally(error);
+        } else if (lease != null) {
+            ctx.live().add(lease);
+            lease.startExpiryTimer();
+            if (!result.complete(lease)) lease.releaseAsync();   // cancelled meanwhile
+        } else if (n < maxRounds && !result.isDone()) {
+            // Held by another owner on a quorum: next round when it releases (pub/sub wake-up), or after
+            // retryDelay ± retryJitter. Split vote with no node failing: nobody holds it, so retry after a
+            // short random pause (up to twice this round's duration) to break the tie, unless woken sooner.
+            long wait = ctx.retryDelayNanos();
+            if (!round.heldElsewhere() && round.splitVote()) {
+                long spent = Math.max(TimeUnit.MICROSECONDS.toNanos(100), ctx.ticker().nanoTime() - round.startNanos());
+                wait = Math.min(wait, ThreadLocalRandom.current().nextLong(2 * spent));
+            }
+            ctx.releases().await(resource, round.heldOnNode(), wait, () -> round(resource, ttl, n + 1, maxRounds, result));
+        } else {
+            round.outcomes().whenComplete((outcomes, e2) -> result.completeExceptionally(
+                    new LockUnavailableException(resource, n, round.failure(), outcomes)));
+        }
     }
 }

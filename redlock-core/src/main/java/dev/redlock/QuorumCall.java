@@ -1,6 +1,5 @@
 package dev.redlock;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -217,9 +216,9 @@ final class QuorumCall implements RespCommand.Listener {
         return allIn.thenApply(x -> snapshot());
     }
 
-    /** The votes counted so far, in target order; {@code null} entries have not answered yet. */
+    /** The votes counted so far, in target order; {@code null} entries have not answered yet. A fixed-size copy. */
     synchronized List<NodeVote> snapshot() {
-        return new ArrayList<>(Arrays.asList(votes));
+        return Arrays.asList(votes.clone());
     }
 
     /** Node indices that granted so far (on time). */

@@ -214,7 +214,8 @@ public final class Redlock implements AutoCloseable {
      * @throws IllegalStateException    after {@link #close()}
      */
     public Lease acquire(String resource, Duration ttl) {
-        return await(acquireAsync(resource, ttl, RedlockListener.AcquireMode.BLOCKING), resource);
+        // the acquisition itself (no caller-side future): await cancels it when interrupted, as tryAcquire does
+        return await(start(resource, ttl, ctx.config().retryCount() + 1, RedlockListener.AcquireMode.BLOCKING), resource);
     }
 
     /**

@@ -5,8 +5,10 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 
 /**
- * A command as a RESP2 array of bulk strings, written into one buffer of the exact size: no intermediate strings or
- * byte arrays. Arguments: {@code String} (UTF-8), {@code byte[]}, {@code Number} (decimal), or
+ * A command as a RESP2 array of bulk strings, written into one pooled buffer: no intermediate strings or byte
+ * arrays. The buffer is sized for the arguments as ASCII (what the library's keys, owners, numbers and script SHAs
+ * are), so it never grows on the hot path; each argument's UTF-8 length is computed once, as it is written.
+ * Arguments: {@code String} (UTF-8), {@code byte[]}, {@code Number} (decimal), or
  * {@link RespClient#CONNECTION_RUN_ID} (replaced by the writing connection's run_id, "" when unknown).
  */
 final class RespEncoder {
@@ -17,8 +19,9 @@ final class RespEncoder {
     /** The caller's array is not modified (a retry may be written on another connection). */
     static ByteBuf encode(ByteBufAllocator alloc, Object[] args, String runId) {
         int size = 1 + digits(args.length) + 2;
-        for (int i = 0; i < args.length; i++) {
-            int len = length(resolve(args[i], runId));
+        for (Object arg : args) {
+            Object a = resolve(arg, runId);
+            int len = a instanceof byte[] b ? b.length : ((CharSequence) a).length();   // exact for ASCII
             size += 1 + digits(len) + 2 + len + 2;
         }
         ByteBuf buf = alloc.ioBuffer(size);
@@ -28,10 +31,17 @@ final class RespEncoder {
         for (Object arg : args) {
             Object a = resolve(arg, runId);
             buf.writeByte('$');
-            writeDecimal(buf, length(a));
-            buf.writeBytes(CRLF);
-            if (a instanceof byte[] b) buf.writeBytes(b);
-            else ByteBufUtil.writeUtf8(buf, (CharSequence) a);
+            if (a instanceof byte[] b) {
+                writeDecimal(buf, b.length);
+                buf.writeBytes(CRLF);
+                buf.writeBytes(b);
+            } else {
+                CharSequence text = (CharSequence) a;
+                int len = ByteBufUtil.utf8Bytes(text);
+                writeDecimal(buf, len);
+                buf.writeBytes(CRLF);
+                ByteBufUtil.reserveAndWriteUtf8(buf, text, len);   // exactly len: no growth beyond the buffer
+            }
             buf.writeBytes(CRLF);
         }
         return buf;
@@ -43,10 +53,6 @@ final class RespEncoder {
         if (a instanceof Number) return a.toString();
         throw new IllegalArgumentException("RESP arguments must be String, byte[] or Number, got "
                 + (a == null ? "null" : a.getClass().getName()));
-    }
-
-    private static int length(Object a) {
-        return a instanceof byte[] b ? b.length : ByteBufUtil.utf8Bytes((CharSequence) a);
     }
 
     private static int digits(int v) {
