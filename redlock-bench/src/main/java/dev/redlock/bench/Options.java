@@ -33,7 +33,7 @@ final class Options {
         DEFAULTS.put("ttl-ms", "10000");
         DEFAULTS.put("runs", "1");               // repeat everything; the table shows the median of each figure
         DEFAULTS.put("only", "W1,W2,W3,W4,W6");
-        DEFAULTS.put("systems", "redlock,redlock-nofence,node-redlock,redisson");
+        DEFAULTS.put("systems", "redlock,redlock-nofence,redlock-async,node-redlock,redisson"); // redlock-async: W6 only
         DEFAULTS.put("json", "redlock-bench/target/bench.json");
         DEFAULTS.put("node-dir", "redlock-bench/target/node-redlock"); // where npm installs node-redlock
         DEFAULTS.put("w5-leases", "10000");      // W5 (opt-in: --only=W5): leases held at once, watchdog on
@@ -82,7 +82,7 @@ final class Options {
 
     private static final Set<String> TEXT = Set.of("only", "systems", "json", "node-dir", "w6-callers");
     private static final Set<String> WORKLOADS = Set.of("W1", "W2", "W3", "W4", "W5", "W6");
-    private static final Set<String> SYSTEMS = Set.of("redlock", "redlock-nofence", "node-redlock", "redisson");
+    private static final Set<String> SYSTEMS = Set.of("redlock", "redlock-nofence", "redlock-async", "node-redlock", "redisson");
 
     /** Every value must parse: numbers non-negative (runs and batches positive), names known; the message names the flag. */
     private static void validate(Map<String, String> v) {

@@ -16,6 +16,7 @@ final class Report {
     private static final String NF = SideBySide.NOFENCE;
     private static final String NODE = SideBySide.NODE;
     private static final String RS = SideBySide.REDISSON;
+    private static final String ASYNC = SideBySide.ASYNC;
     private static final String NO_NODE = "n/a (node-redlock not run)";
 
     private Report() {}
@@ -60,9 +61,19 @@ final class Report {
 
         /** A row of figure {@code k} of {@code workload} for every system. */
         void add(String label, String unit, String workload, String k, String target, Verdict verdict) {
-            Double a = get(workload, R, k), node = get(workload, NODE, k);
+            add(label, unit, workload, k, target, verdict, R, true);
+        }
+
+        /**
+         * As {@link #add}, with system {@code sys}'s figure in the redlock column (W6's async callers); the other
+         * columns only when {@code others}.
+         */
+        void add(String label, String unit, String workload, String k, String target, Verdict verdict, String sys,
+                 boolean others) {
+            Double a = get(workload, sys, k), node = get(workload, NODE, k);
             Double ratio = unit.equals("ms") || unit.equals("1/s") ? div(a, node) : null;
-            list.add(new Row(label, unit, a, get(workload, NF, k), node, get(workload, RS, k), ratio, target,
+            list.add(new Row(label, unit, a, others ? get(workload, NF, k) : null, node,
+                    others ? get(workload, RS, k) : null, ratio, target,
                     verdict == null || a == null ? "" : verdict.of(a, node)));
         }
     }
@@ -135,6 +146,18 @@ final class Report {
             rows.add("W6 " + c + " callers: pair p99", "ms", w, "pair_p99_ms", c == 256 ? "reported" : "", null);
             rows.add("W6 " + c + " callers: failures", "count", w, "failures", c == 256 ? "0" : "",
                     c != 256 ? null : (a, node) -> verdict(a == 0, ""));
+            if (get(r, w, ASYNC) == null) continue;
+            Double asyncFailures = rows.get(w, ASYNC, "failures");
+            boolean asyncNone = asyncFailures != null && asyncFailures == 0;
+            String how = "W6 " + c + " async callers (acquireAsync + releaseAsync)";
+            rows.add(how + ": pairs/s", "1/s", w, "pairs_per_s", c == 64 ? ">= 2x node-redlock, 0 failures" : "",
+                    c != 64 ? null : (a, node) -> node == null ? NO_NODE
+                            : verdict(a > 0 && a >= 2 * node && asyncNone,
+                            fmt(div(a, node)) + "x, " + fmt(asyncFailures) + " failures"), ASYNC, false);
+            rows.add(how + ": pair p50", "ms", w, "pair_p50_ms", "", null, ASYNC, false);
+            rows.add(how + ": pair p99", "ms", w, "pair_p99_ms", c == 256 ? "reported" : "", null, ASYNC, false);
+            rows.add(how + ": failures", "count", w, "failures", c == 256 ? "0" : "",
+                    c != 256 ? null : (a, node) -> verdict(a == 0, ""), ASYNC, false);
         }
         heap(rows, r);
         watchdog(rows, r);
@@ -149,6 +172,10 @@ final class Report {
                     .append(" | ").append(x.target()).append(" | ").append(x.verdict()).append(" |\n");
         }
         return sb.toString();
+    }
+
+    private static Map<String, Double> get(Map<String, Map<String, Map<String, Double>>> r, String w, String sys) {
+        return r.getOrDefault(w, Map.of()).get(sys);
     }
 
     private static void floors(StringBuilder sb, Map<String, Map<String, Double>> f) {

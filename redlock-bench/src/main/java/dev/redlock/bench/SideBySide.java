@@ -46,6 +46,7 @@ import java.util.Map;
 public final class SideBySide {
     static final String REDLOCK = "redlock";
     static final String NOFENCE = "redlock-nofence";
+    static final String ASYNC = "redlock-async";
     static final String NODE = "node-redlock";
     static final String REDISSON = "redisson";
 
@@ -272,7 +273,7 @@ public final class SideBySide {
         System.gc();
         ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
         try {
-            for (String sys : selected(o, node, REDLOCK, NODE, REDISSON)) {
+            for (String sys : selected(o, node, REDLOCK, ASYNC, NODE, REDISSON)) {
                 LockSystem s = system(sys, five, o.integer("node-timeout-ms"), false, node);
                 made.add(s);
                 all.put(sys, s.callers(callers, prefix + sys + ":", o.integer("ttl-ms")));
@@ -299,6 +300,7 @@ public final class SideBySide {
         return switch (sys) {
             case REDLOCK -> Systems.redlock(REDLOCK, uris, true, timeoutMs, contended);
             case NOFENCE -> Systems.redlock(NOFENCE, uris, false, timeoutMs, contended);
+            case ASYNC -> Systems.redlockAsync(ASYNC, uris, timeoutMs);
             case REDISSON -> Systems.redissonRedLock(REDISSON, uris, timeoutMs);
             case NODE -> new NodeRedlock(node, NODE, uris, timeoutMs, contended ? 10_000 : 0);
             default -> throw new IllegalArgumentException("unknown system " + sys);

@@ -66,6 +66,32 @@ final class Systems {
     }
 
     /**
+     * redlock in W6 with asynchronous callers ({@link AsyncCallers}: {@code acquireAsync} chained with
+     * {@code releaseAsync}, no thread per caller), one round per acquire like the blocking callers' tryAcquire.
+     */
+    static LockSystem redlockAsync(String name, List<String> uris, int nodeTimeoutMs) {
+        LockSystem blocking = redlock(name, uris, true, nodeTimeoutMs, false);
+        return new LockSystem() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public LockClient newClient() {
+                return blocking.newClient();
+            }
+
+            @Override
+            public Callers callers(int callers, String prefix, long ttlMs) {
+                Redlock r = Redlock.create(RedlockConfig.builder().nodes(uris).fencing(true)
+                        .nodeTimeout(Duration.ofMillis(nodeTimeoutMs)).retryCount(0).build());
+                return new AsyncCallers(r, callers, prefix, ttlMs);
+            }
+        };
+    }
+
+    /**
      * Redisson's {@link RedissonRedLock} over one RLock per node, from one RedissonClient per node (the documented
      * way). Clients get the same node timeout as redlock and no retries (its best case with stalled nodes), pools
      * sized like redlock's, and share one Netty event loop group.
