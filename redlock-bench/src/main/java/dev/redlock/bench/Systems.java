@@ -24,6 +24,11 @@ import org.redisson.config.Config;
 final class Systems {
     private Systems() {}
 
+    /** The configuration every redlock system shares: the bench's nodes and node timeout. */
+    private static RedlockConfig.Builder config(List<String> uris, boolean fencing, int nodeTimeoutMs) {
+        return RedlockConfig.builder().nodes(uris).fencing(fencing).nodeTimeout(Duration.ofMillis(nodeTimeoutMs));
+    }
+
     /** redlock with its own transport (one multiplexed connection per node, one I/O thread per Redlock instance). */
     static LockSystem redlock(String name, List<String> uris, boolean fencing, int nodeTimeoutMs, boolean contended) {
         return new LockSystem() {
@@ -34,8 +39,7 @@ final class Systems {
 
             @Override
             public LockClient newClient() {
-                RedlockConfig.Builder b = RedlockConfig.builder().nodes(uris).fencing(fencing)
-                        .nodeTimeout(Duration.ofMillis(nodeTimeoutMs));
+                RedlockConfig.Builder b = config(uris, fencing, nodeTimeoutMs);
                 if (contended) b.retryCount(10_000);   // W2: wait as long as it takes (wake-up or fallback poll)
                 Redlock r = Redlock.create(b.build());
                 return new LockClient() {
@@ -84,8 +88,7 @@ final class Systems {
 
             @Override
             public Callers callers(int callers, String prefix, long ttlMs) {
-                Redlock r = Redlock.create(RedlockConfig.builder().nodes(uris).fencing(true)
-                        .nodeTimeout(Duration.ofMillis(nodeTimeoutMs)).retryCount(0).build());
+                Redlock r = Redlock.create(config(uris, true, nodeTimeoutMs).retryCount(0).build());
                 return new AsyncCallers(r, callers, prefix, ttlMs);
             }
         };
