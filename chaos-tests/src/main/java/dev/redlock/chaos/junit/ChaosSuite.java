@@ -33,7 +33,7 @@ import org.opentest4j.TestAbortedException;
  * (re)written to the report directory.
  *
  * <pre>{@code
- * class RedlockChaosTest {
+ * class RedlockChaosIT {
  *     @TestFactory
  *     Stream<DynamicTest> chaos() {
  *         return ChaosSuite.builder().scenarios("1", "12").config(Path.of("src/test/resources/redlock.properties")).tests();
