@@ -1,6 +1,7 @@
 package dev.redlock.doctor;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -22,7 +23,7 @@ import java.util.Map;
 public record Recommendation(int nodes, int quorum, double driftFactor, Duration fixedDrift, Duration nodeTimeout,
                              Duration minTtl, Duration restartQuarantine, Map<String, String> reasons) {
     public Recommendation {
-        reasons = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(reasons));
+        reasons = Collections.unmodifiableMap(new LinkedHashMap<>(reasons));
     }
 
     /** How many nodes may fail (be down, slow, refused) while a quorum is still reachable. */

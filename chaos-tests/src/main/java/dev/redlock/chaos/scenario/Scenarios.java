@@ -1,6 +1,7 @@
 package dev.redlock.chaos.scenario;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
@@ -110,7 +111,7 @@ public final class Scenarios {
                             Knob.QUORUM, Knob.TTL, Knob.NODE_TIMEOUT)));
 
     static {
-        List<Scenario> all = new java.util.ArrayList<>(CORE);
+        List<Scenario> all = new ArrayList<>(CORE);
         all.addAll(DeploymentScripts.scenarios());
         all.addAll(WatchdogScripts.SCENARIOS);
         all.addAll(LateGrantScripts.SCENARIOS);
