@@ -94,7 +94,7 @@ public class QuorumCallBenchmark {
 
     @Benchmark
     public boolean quorumOfGrants() {
-        QuorumCall call = QuorumCall.start(ctx, ctx.allNodes(), ctx.config().quorum(), System.nanoTime(),
+        QuorumCall call = QuorumCall.start(ctx, RedlockListener.Operation.ACQUIRE, ctx.allNodes(), ctx.config().quorum(), System.nanoTime(),
                 n -> grant, classify, QuorumCall.LateGrants.IGNORE);
         return call.decision().join();
     }
