@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * Settings recommended from the measurements, each with its reason. The values are a starting point computed by
- * fixed rules (README: "Tune for your deployment"); verify them under faults with the chaos suite
+ * fixed rules (docs/tuning.md); verify them under faults with the chaos suite
  * ({@code run --config}). Immutable.
  *
  * @param nodes             N, the nodes examined
