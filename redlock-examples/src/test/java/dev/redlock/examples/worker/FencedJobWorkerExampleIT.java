@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Seed 001's experiment, on 5 real redis-server processes and a real H2 database. */
-class FencedJobWorkerExampleTest {
+class FencedJobWorkerExampleIT {
     private static RedisCluster cluster;
     private static RedlockConfig config;
 

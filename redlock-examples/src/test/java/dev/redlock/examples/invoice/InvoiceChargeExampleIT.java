@@ -32,7 +32,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Seed 003's charge under {@code withLock}, on 5 real redis-server processes and a real H2 database. */
-class InvoiceChargeExampleTest {
+class InvoiceChargeExampleIT {
     private static RedisCluster cluster;
     private static RedlockConfig config;
 

@@ -35,7 +35,7 @@ import picocli.CommandLine;
  * listen addresses and the API URL.
  */
 @Tag("chaos")
-class ExternalNodesCliTest {
+class ExternalNodesCliIT {
     private static RedisCluster redis;
     private static ToxiproxyServer server;
     private static ToxiproxyClient client;
