@@ -1,5 +1,6 @@
 package dev.redlock;
 
+import dev.redlock.internal.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +95,7 @@ public class QuorumCallBenchmark {
 
     @Benchmark
     public boolean quorumOfGrants() {
-        QuorumCall call = QuorumCall.start(ctx, ctx.allNodes(), ctx.config().quorum(), System.nanoTime(),
+        QuorumCall call = QuorumCall.start(ctx, RedlockListener.Operation.ACQUIRE, ctx.allNodes(), ctx.config().quorum(), System.nanoTime(),
                 n -> grant, classify, QuorumCall.LateGrants.IGNORE);
         return call.decision().join();
     }

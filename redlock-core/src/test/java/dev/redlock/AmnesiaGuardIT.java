@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -50,7 +51,7 @@ class AmnesiaGuardIT {
                     () -> redlock.acquire("q", Duration.ofSeconds(1)));
             assertEquals(NodeOutcome.Kind.REFUSED, e.outcomes().get(0).kind());
             assertTrue(e.outcomes().get(0).detail().startsWith("quarantined"), e.outcomes().get(0).detail());
-            RedisNodes.sleep(1600);
+            Sleep.millis(1600);
             try (Lease lease = redlock.acquire("q", Duration.ofSeconds(1))) {
                 assertTrue(lease.isValid(), "after the quarantine the node grants again");
             }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -45,7 +46,7 @@ class ContentionIT {
                             long from = System.nanoTime();
                             int now = inside.incrementAndGet();
                             maxInside.accumulateAndGet(now, Math::max);
-                            RedisNodes.sleep(2);
+                            Sleep.millis(2);
                             inside.decrementAndGet();
                             lease.checkValid();
                             holds.add(new Hold(lease.fencingToken(), from, System.nanoTime()));

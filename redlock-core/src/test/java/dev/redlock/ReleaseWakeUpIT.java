@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -188,7 +189,7 @@ class ReleaseWakeUpIT {
                         try (Lease lease = r.acquire("handoff", Duration.ofSeconds(5))) {
                             long from = System.nanoTime();
                             maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
-                            RedisNodes.sleep(1);
+                            Sleep.millis(1);
                             inside.decrementAndGet();
                             lease.checkValid();
                             holds.add(new Hold(lease.fencingToken(), from, System.nanoTime()));
@@ -241,7 +242,7 @@ class ReleaseWakeUpIT {
         do {
             numsub = REDIS.node(SUBS_NODE).command("PUBSUB", "NUMSUB", RedisNodes.PREFIX + "__released:subs");
             if (numsub.endsWith("0")) break;
-            RedisNodes.sleep(50);
+            Sleep.millis(50);
         } while (System.nanoTime() < deadline);
         assertTrue(numsub.endsWith("0"), "still subscribed after close: " + numsub);
     }

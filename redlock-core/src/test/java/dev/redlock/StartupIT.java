@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -59,7 +60,7 @@ class StartupIT {
 
     @Test
     void nodeComingUpLaterIsUsed() {
-        RedisNodes.sleep(1);
+        Sleep.millis(1);
         REDIS.node(2).kill();
         try (Redlock redlock = Redlock.create(REDIS.config().quorum(3).retryCount(0).build())) {
             assertThrows(LockUnavailableException.class, () -> redlock.acquire("later", Duration.ofSeconds(5)));
@@ -68,7 +69,7 @@ class StartupIT {
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (lease == null && System.nanoTime() < deadline) {
                 lease = redlock.tryAcquire("later", Duration.ofSeconds(5)).orElse(null);
-                if (lease == null) RedisNodes.sleep(100);
+                if (lease == null) Sleep.millis(100);
             }
             assertTrue(lease != null && lease.isValid(), "the restarted node was never used again");
             lease.release();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -24,7 +25,7 @@ class WatchdogIT {
         try (Redlock redlock = Redlock.create(REDIS.config().build()); Redlock other = Redlock.create(REDIS.config().retryCount(0).build())) {
             String result = redlock.withLock("long-job", Duration.ofMillis(300), lease -> {
                 for (int i = 0; i < 10; i++) {          // 1 s of work, more than three TTLs
-                    RedisNodes.sleep(100);
+                    Sleep.millis(100);
                     lease.checkValid();
                     assertTrue(other.tryAcquire("long-job", Duration.ofMillis(300)).isEmpty(), "another client got the lock");
                 }

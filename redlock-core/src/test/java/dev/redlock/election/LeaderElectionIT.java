@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.ClockedRedlocks;
 import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
 import dev.redlock.testkit.RedisCluster;
@@ -42,6 +43,7 @@ class LeaderElectionIT {
     private final List<Redlock> redlocks = new ArrayList<>();
     private final List<LeaderElection> elections = new ArrayList<>();
     private final ElectionHistory history = new ElectionHistory();
+    private final ElectionClock clock = new ElectionClock();
 
     @BeforeAll
     static void startCluster() {
@@ -59,6 +61,7 @@ class LeaderElectionIT {
     @AfterEach
     void cleanUp() {
         try {
+            clock.thaw();                   // crashed elections go on, find their leases gone, and close
             elections.forEach(LeaderElection::close);
             redlocks.forEach(Redlock::close);
         } finally {
@@ -75,15 +78,15 @@ class LeaderElectionIT {
     }
 
     private LeaderElection election(RedlockConfig cfg, String resource, String id, Duration ttl, Duration renew) {
-        Redlock r = Redlock.create(cfg);
+        Redlock r = ClockedRedlocks.create(cfg, clock);
         redlocks.add(r);
         return election(r, resource, id, ttl, renew);
     }
 
     private LeaderElection election(Redlock r, String resource, String id, Duration ttl, Duration renew) {
-        LeaderElection e = LeaderElection.builder(r, resource).instanceId(id).leaseTtl(ttl).renewInterval(renew).build();
+        LeaderElection e = history.attach(LeaderElection.builder(r, resource).instanceId(id).leaseTtl(ttl).renewInterval(renew));
         elections.add(e);
-        return history.attach(e);
+        return e;
     }
 
     private List<LeaderElection> startElections(String resource, int n, Duration ttl, Duration renew) {
@@ -99,6 +102,12 @@ class LeaderElectionIT {
 
     private static List<LeaderElection> leaders(List<LeaderElection> list) {
         return list.stream().filter(LeaderElection::isLeader).toList();
+    }
+
+    /** Process death: {@code e}'s threads stop where they are; no release, no more renewals, no timer. */
+    private void crash(LeaderElection e) {
+        clock.freeze(e);
+        history.crashed(e);
     }
 
     private static LeaderElection awaitLeader(List<LeaderElection> list, Duration within) {
@@ -166,11 +175,10 @@ class LeaderElectionIT {
         LeaderElection dead = awaitLeader(three, Duration.ofSeconds(5));
         long oldEpoch = dead.currentEpoch().orElseThrow();
         long crashedAt = System.nanoTime();
-        dead.crash();                       // process death: no release, no more renewals
-        long deadLeaseDeadline = dead.leaseDeadlineNanos();
-        assertFalse(dead.isLeader());
-
-        LeaderElection next = awaitLeader(three, TTL.plus(RENEW).plusSeconds(2));
+        crash(dead);
+        List<LeaderElection> alive = three.stream().filter(e -> e != dead).toList();
+        LeaderElection next = awaitLeader(alive, TTL.plus(RENEW).plusSeconds(2));
+        long deadLeaseDeadline = history.leaseDeadline(dead);     // no renewal reported after the crash
         assertNotSame(dead, next);
         long newEpoch = next.currentEpoch().orElseThrow();
         assertTrue(newEpoch > oldEpoch, "new epoch " + newEpoch + " must exceed " + oldEpoch);
@@ -234,10 +242,9 @@ class LeaderElectionIT {
         LeaderElection leader = awaitLeader(two, Duration.ofSeconds(5));
         long oldEpoch = leader.currentEpoch().orElseThrow();
         ConcurrentLinkedQueue<long[]> revokes = new ConcurrentLinkedQueue<>();
-        leader.onRevoked(t -> revokes.add(new long[] {System.nanoTime(), leader.leaseDeadlineNanos()}));
-        java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+        leader.onRevoked(t -> revokes.add(new long[] {System.nanoTime(), history.leaseDeadline(leader)}));
         try {
-            leader.stallCampaign(gate);
+            clock.stallCampaign(leader);
             await().atMost(TTL.plusSeconds(1)).pollInterval(Duration.ofMillis(5)).until(() -> !revokes.isEmpty());
             long[] r = revokes.peek();
             System.out.printf("stuck campaign: revoked %.1f ms before the lease's validity ended%n", (r[1] - r[0]) / 1e6);
@@ -247,8 +254,7 @@ class LeaderElectionIT {
             assertNotSame(leader, next);
             assertTrue(next.currentEpoch().orElseThrow() > oldEpoch);
         } finally {
-            leader.stallCampaign(null);
-            gate.countDown();
+            clock.thaw();
         }
         history.check();
     }
@@ -264,7 +270,7 @@ class LeaderElectionIT {
         leader.onRevoked(t -> {
             long now = System.nanoTime();
             leaderInCallback.set(leader.isLeader());
-            revokes.add(new long[] {now, leader.leaseDeadlineNanos()});
+            revokes.add(new long[] {now, history.leaseDeadline(leader)});
         });
         List<RedisNode> cut = new ArrayList<>(cluster.nodes());
         Collections.shuffle(cut, new Random(fault.hashCode()));
@@ -346,7 +352,7 @@ class LeaderElectionIT {
                         if (slot < 0) break;
                         LeaderElection old = live.get(slot);
                         if (action == 0) old.close();
-                        else old.crash();
+                        else crash(old);
                         actions.add((action == 0 ? "close " : "crash ") + old.instanceId());
                         LeaderElection fresh = election(owners.get(slot), "churn", "i" + slot + "." + (++replaced), TTL, RENEW);
                         fresh.start();
