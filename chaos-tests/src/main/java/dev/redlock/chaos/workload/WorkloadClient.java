@@ -9,6 +9,7 @@ import dev.redlock.RedlockConfig;
 import dev.redlock.RedlockException;
 import dev.redlock.chaos.history.Event;
 import dev.redlock.chaos.history.History;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Random;
@@ -59,7 +60,7 @@ public final class WorkloadClient implements AutoCloseable {
                 redlock.acquire(name, ttl).release();
                 return;
             } catch (RedlockException e) {
-                Resource.sleep(Duration.ofMillis(20));
+                Sleep.of(Duration.ofMillis(20));
             }
         }
     }
@@ -123,7 +124,7 @@ public final class WorkloadClient implements AutoCloseable {
             long delay = retryDelay.toNanos() + (jitter == 0 ? 0 : (long) ((rnd.nextDouble() * 2 - 1) * jitter));
             long left = untilNanos - History.now();
             if (left <= 0) break;
-            Resource.sleep(Duration.ofNanos(Math.max(0, Math.min(delay, left))));
+            Sleep.of(Duration.ofNanos(Math.max(0, Math.min(delay, left))));
         }
         return Optional.empty();
     }
