@@ -71,6 +71,11 @@ public final class Redlock implements AutoCloseable {
             public Ticker ticker(Redlock redlock) {
                 return redlock.ctx.ticker();
             }
+
+            @Override
+            public String ownerValue(Lease lease) {
+                return lease instanceof HeldLease h ? h.owner() : "";
+            }
         });
     }
 

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Ports;
 import dev.redlock.testkit.Sleep;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +20,7 @@ class StartupIT {
     static final RedisNodes REDIS = new RedisNodes(3);
 
     private static String deadUri() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return "redis://127.0.0.1:" + s.getLocalPort();   // closed again: connection refused
-        }
+        return "redis://127.0.0.1:" + Ports.free();   // nothing listens there: connection refused
     }
 
     @Test

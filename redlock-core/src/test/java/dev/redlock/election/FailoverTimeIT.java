@@ -8,6 +8,7 @@ import dev.redlock.ClockedRedlocks;
 import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
 import dev.redlock.testkit.RedisCluster;
+import dev.redlock.testkit.Seeds;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,7 +32,7 @@ class FailoverTimeIT {
 
     @Test
     void measureFailoverTimes() throws InterruptedException {
-        long seed = System.nanoTime();
+        long seed = Seeds.seed("FailoverTimeIT");
         Random rnd = new Random(seed);
         List<Redlock> redlocks = new ArrayList<>();
         List<LeaderElection> all = new ArrayList<>();

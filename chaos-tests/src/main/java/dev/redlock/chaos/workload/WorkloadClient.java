@@ -1,7 +1,6 @@
 package dev.redlock.chaos.workload;
 
 import dev.redlock.Lease;
-import dev.redlock.LeaseOwnerValue;
 import dev.redlock.LeaseLostException;
 import dev.redlock.LockUnavailableException;
 import dev.redlock.Redlock;
@@ -9,6 +8,7 @@ import dev.redlock.RedlockConfig;
 import dev.redlock.RedlockException;
 import dev.redlock.chaos.history.Event;
 import dev.redlock.chaos.history.History;
+import dev.redlock.internal.RedlockInternals;
 import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.Optional;
@@ -107,7 +107,7 @@ public final class WorkloadClient implements AutoCloseable {
         synchronized (this) {
             owner = "c" + id + "#" + (++leases);
         }
-        history.ownerValue(owner, LeaseOwnerValue.of(lease));
+        history.ownerValue(owner, RedlockInternals.ownerValue(lease));
         history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, token, validity, "");
         return new Held(lease, owner, token, now, validity);
     }

@@ -3,10 +3,10 @@ package dev.redlock.chaos.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.testkit.Ports;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,10 +97,7 @@ class ChaosCliTest {
 
     @Test
     void toxiproxyServerSubcommandServesTheApiUntilStopped() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = Ports.free();
         int p = port;
         Thread server = new Thread(() -> run("toxiproxy-server", "--port", Integer.toString(p)), "cli-toxiproxy");
         server.setDaemon(true);

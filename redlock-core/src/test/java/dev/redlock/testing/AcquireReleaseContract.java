@@ -1,12 +1,16 @@
-package dev.redlock;
+package dev.redlock.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.redlock.testing.AcquireMode;
-import dev.redlock.testing.RedisNodes;
+import dev.redlock.Lease;
+import dev.redlock.LeaseLostException;
+import dev.redlock.LockUnavailableException;
+import dev.redlock.NodeOutcome;
+import dev.redlock.Redlock;
+import dev.redlock.RedlockConfig;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -15,12 +19,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Basic acquire/release behaviour, run against N = 1, 3 and 5 nodes by the subclasses. */
-abstract class AcquireReleaseContract {
+public abstract class AcquireReleaseContract {
 
-    abstract RedisNodes redis();
+    protected abstract RedisNodes redis();
 
     /** The transport under test: the library's own by default; redlock-redisson overrides it. */
-    Redlock create(RedlockConfig config) {
+    protected Redlock create(RedlockConfig config) {
         return Redlock.create(config);
     }
 
