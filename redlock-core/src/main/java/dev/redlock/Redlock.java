@@ -6,6 +6,7 @@ import dev.redlock.internal.Resources;
 import dev.redlock.internal.Threads;
 import dev.redlock.internal.Ticker;
 import dev.redlock.internal.resp.ConnectionCheck;
+import dev.redlock.internal.resp.RedisErrorException;
 import dev.redlock.spi.NodeTransport;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -370,14 +371,34 @@ public final class Redlock implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
                 10 * ctx.config().nodeTimeout().toMillis() + NodeClient.connectTimeoutMs(ctx.config()));
         for (int i = 0; i < sent.size(); i++) {
-            try {
-                Object r = sent.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                if (((Number) r).longValue() == 1) marked++;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RedlockException("interrupted while marking nodes fresh", e);
-            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-                failures.add(ctx.node(i).name() + ": " + Failures.describe(e));
+            CompletableFuture<Object> reply = sent.get(i);
+            while (true) {
+                try {
+                    Object r = reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    if (((Number) r).longValue() == 1) marked++;
+                    break;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new RedlockException("interrupted while marking nodes fresh", e);
+                } catch (ExecutionException e) {
+                    // SET NX is idempotent: a failed connection attempt (a cold or loaded start) is retried while the
+                    // deadline allows; an error reply is final
+                    boolean errorReply = Failures.unwrap(e) instanceof RedisErrorException;
+                    if (errorReply || deadline - System.nanoTime() < TimeUnit.MILLISECONDS.toNanos(200)) {
+                        failures.add(ctx.node(i).name() + ": " + Failures.describe(e));
+                        break;
+                    }
+                    try {
+                        Thread.sleep(100);
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                        throw new RedlockException("interrupted while marking nodes fresh", ie);
+                    }
+                    reply = ctx.node(i).eval(LuaScript.MARK_FRESH, keys, NodeClient.CONNECTION_RUN_ID);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    failures.add(ctx.node(i).name() + ": " + Failures.describe(e));
+                    break;
+                }
             }
         }
         if (!failures.isEmpty()) throw new RedlockException("could not mark every node fresh: " + failures);

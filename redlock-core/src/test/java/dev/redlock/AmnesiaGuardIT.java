@@ -1,12 +1,16 @@
 package dev.redlock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Ports;
 import dev.redlock.testkit.Sleep;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -36,6 +40,24 @@ class AmnesiaGuardIT {
             try (Lease lease = redlock.acquire("fresh", Duration.ofSeconds(5))) {
                 assertEquals(1, lease.fencingToken(), "fresh nodes start tokens at 1");
             }
+        }
+    }
+
+    @Test
+    void markNodesFreshNamesAnUnreachableNodeAndMarksTheOthers() throws Exception {
+        int closedPort = Ports.free();   // nothing listens there
+        String unreachable = "redis://127.0.0.1:" + closedPort;
+        List<String> nodes = new ArrayList<>(REDIS.uris().subList(0, 2));
+        nodes.add(unreachable);
+        RedlockConfig cfg = REDIS.config().nodes(nodes).nodeTimeout(Duration.ofMillis(50)).retryCount(0).build();
+        try (Redlock redlock = Redlock.create(cfg)) {
+            RedlockException e = assertThrows(RedlockException.class, redlock::markNodesFresh);
+            assertTrue(e.getMessage().contains(unreachable), e.getMessage());
+            assertFalse(e.getMessage().contains(REDIS.uris().get(0) + ":"), e.getMessage());
+        }
+        for (int i = 0; i < 2; i++) {
+            assertEquals("0", REDIS.node(i).command("HGET", RedisNodes.PREFIX + "__node", "born"),
+                    "node " + i + " was reached and stays marked fresh");
         }
     }
 

@@ -23,11 +23,12 @@ class WatchdogIT {
     @Test
     void withLockKeepsTheLockPastItsTtl() {
         try (Redlock redlock = Redlock.create(REDIS.config().build()); Redlock other = Redlock.create(REDIS.config().retryCount(0).build())) {
-            String result = redlock.withLock("long-job", Duration.ofMillis(300), lease -> {
-                for (int i = 0; i < 10; i++) {          // 1 s of work, more than three TTLs
+            // TTL 1 s (renewed every ~333 ms, so a loaded machine's scheduling hiccups do not end the lease); 3.5 s of work
+            String result = redlock.withLock("long-job", Duration.ofMillis(1000), lease -> {
+                for (int i = 0; i < 35; i++) {
                     Sleep.millis(100);
                     lease.checkValid();
-                    assertTrue(other.tryAcquire("long-job", Duration.ofMillis(300)).isEmpty(), "another client got the lock");
+                    assertTrue(other.tryAcquire("long-job", Duration.ofMillis(1000)).isEmpty(), "another client got the lock");
                 }
                 return "done:" + lease.fencingToken();
             });
