@@ -121,7 +121,8 @@ public abstract class AcquireReleaseContract {
         Lease lease = redlock.acquire("closing", Duration.ofSeconds(30));
         redlock.close();
         assertFalse(lease.isValid());
-        assertTrue(redis().lockKeys().isEmpty(), redis().lockKeys().toString());
+        // as lease.close(), close() returns once a quorum answered; the other nodes' releases may still be in flight
+        assertEquals(java.util.List.of(), redis().awaitNoLockKeys());
         assertThrows(IllegalStateException.class, () -> redlock.acquire("closing", Duration.ofSeconds(1)));
     }
 
