@@ -99,7 +99,7 @@ public final class Redlock implements AutoCloseable {
      * on every node that answers ({@link RedlockConfig#preflight()}).
      *
      * <p>Clients the application already manages (Redisson): {@code dev.redlock.redisson.RedissonRedlock.create} in
-     * the {@code redlock-redisson} module (this used to be {@code Redlock.create(RedlockConfig, List<RedissonClient>)}).
+     * the {@code redlock-redisson} module.
      *
      * @throws RedlockException in {@link Preflight#STRICT} mode, when a node's settings break the guarantees; the
      *                          message names each such node ({@code host:port}) and setting with its value
@@ -128,7 +128,7 @@ public final class Redlock implements AutoCloseable {
         Objects.requireNonNull(config, "config");
         int id = INSTANCES.incrementAndGet();
         // One I/O thread: a lock client sends a few small commands per round, and on one loop a round's sends,
-        // replies, decision and fencing phase never cross threads (measured faster than two threads on 2 cores).
+        // replies, decision and fencing phase never cross threads.
         // Netty's thread factory: its FastThreadLocalThreads get the buffer pool's and recyclers' thread caches
         // (on a plain thread Netty 4.2 allocates instead, about 3 KB per acquire+release)
         EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("redlock-" + id + "-io", true));

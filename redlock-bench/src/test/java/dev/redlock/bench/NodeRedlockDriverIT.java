@@ -86,7 +86,7 @@ class NodeRedlockDriverIT {
             assertTrue(b.pairs().count() > 0, "no pair in 200 ms");
             assertEquals(b.pairs().count(), b.acquires().count());
             assertEquals(0, b.failures());
-            assertTrue(b.elapsedNanos() >= 200_000_000L, "elapsed " + b.elapsedNanos());
+            assertTrue(b.elapsedNanos() >= 190_000_000L, "elapsed " + b.elapsedNanos()); // timed by the node process, ms granularity
         }
         try (Contenders contenders = new NodeRedlock(driver, SideBySide.NODE, cluster.uris(), 100, 10_000)
                 .contenders(2, "loop:w2", 5_000)) {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What {@link Doctor#examine} found: one {@link NodeReport} per node, the {@link Recommendation}, and a verdict
@@ -106,8 +107,8 @@ public final class DoctorReport {
     }
 
     /** The recommended settings; empty when no node could be measured. */
-    public java.util.Optional<Recommendation> recommendation() {
-        return java.util.Optional.ofNullable(recommendation);
+    public Optional<Recommendation> recommendation() {
+        return Optional.ofNullable(recommendation);
     }
 
     /** The sampling window. */

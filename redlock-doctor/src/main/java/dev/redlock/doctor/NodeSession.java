@@ -8,12 +8,15 @@ import dev.redlock.internal.resp.RespEndpoint;
 import io.netty.channel.EventLoop;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -203,7 +206,7 @@ final class NodeSession implements AutoCloseable {
     void sample(long endNanos, Duration interval, Duration probeTimeout) {
         long step = interval.toNanos();
         long limit = probeTimeout.toNanos();
-        java.util.ArrayDeque<CompletableFuture<Object>> pending = new java.util.ArrayDeque<>();
+        ArrayDeque<CompletableFuture<Object>> pending = new ArrayDeque<>();
         long next = System.nanoTime();
         while (System.nanoTime() < endNanos && !Thread.currentThread().isInterrupted()) {
             long wallBefore = wallMicros();
@@ -243,7 +246,7 @@ final class NodeSession implements AutoCloseable {
     List<Sample> samples() {
         synchronized (samples) {
             List<Sample> copy = new ArrayList<>(samples);
-            copy.sort(java.util.Comparator.comparingLong(Sample::sentNanos));
+            copy.sort(Comparator.comparingLong(Sample::sentNanos));
             return copy;
         }
     }
@@ -253,7 +256,7 @@ final class NodeSession implements AutoCloseable {
         long answered = System.nanoTime();
         long wallAfter = wallMicros();
         if (e != null) {
-            if (e instanceof java.util.concurrent.CancellationException) return;   // given up at the end of the window
+            if (e instanceof CancellationException) return;   // given up at the end of the window
             errors.incrementAndGet();
             lastError = String.valueOf(Failures.unwrap(e).getMessage());
             return;

@@ -1,12 +1,13 @@
 package dev.redlock.doctor;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * Settings recommended from the measurements, each with its reason. The values are a starting point computed by
- * fixed rules (README: "Tune for your deployment"); verify them under faults with the chaos suite
+ * fixed rules (docs/tuning.md); verify them under faults with the chaos suite
  * ({@code run --config}). Immutable.
  *
  * @param nodes             N, the nodes examined
@@ -22,7 +23,7 @@ import java.util.Map;
 public record Recommendation(int nodes, int quorum, double driftFactor, Duration fixedDrift, Duration nodeTimeout,
                              Duration minTtl, Duration restartQuarantine, Map<String, String> reasons) {
     public Recommendation {
-        reasons = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(reasons));
+        reasons = Collections.unmodifiableMap(new LinkedHashMap<>(reasons));
     }
 
     /** How many nodes may fail (be down, slow, refused) while a quorum is still reachable. */

@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The rules that turn measurements into settings (README: "Tune for your deployment"). A pure function of the node
+ * The rules that turn measurements into settings (docs/tuning.md). A pure function of the node
  * reports and the user's longest TTL, so every rule is tested without a server.
  */
 final class Recommender {

@@ -13,7 +13,7 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The doctor's public surface is what the README documents; the builder's messages name the field and range. */
+/** The doctor's public surface is what docs/tuning.md and docs/doctor.md document; the builder's messages name the field and range. */
 class DoctorPublicApiTest {
 
     @Test

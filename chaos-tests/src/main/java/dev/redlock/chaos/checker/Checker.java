@@ -1,7 +1,9 @@
 package dev.redlock.chaos.checker;
 
 import dev.redlock.chaos.history.History;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads a finished {@link History} and decides whether it satisfies one property. Checkers are pure: they never
@@ -27,9 +29,9 @@ public interface Checker {
         return new Checker() {
             @Override
             public Result check(History history) {
-                List<Result> parts = new java.util.ArrayList<>();
+                List<Result> parts = new ArrayList<>();
                 Validity v = Validity.VALID;
-                List<Anomaly> all = new java.util.ArrayList<>();
+                List<Anomaly> all = new ArrayList<>();
                 for (Checker c : copy) {
                     Result r;
                     try {
@@ -42,7 +44,7 @@ public interface Checker {
                     all.addAll(r.anomalies());
                     v = v.and(r.validity());
                 }
-                return new Result(name, v, all, java.util.Map.of(), parts);
+                return new Result(name, v, all, Map.of(), parts);
             }
 
             @Override

@@ -1,6 +1,7 @@
 package dev.redlock.chaos.checker;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,7 @@ public record Result(String checker, Validity validity, List<Anomaly> anomalies,
 
     public Result {
         anomalies = List.copyOf(anomalies);
-        metrics = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
+        metrics = Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
         parts = List.copyOf(parts);
     }
 

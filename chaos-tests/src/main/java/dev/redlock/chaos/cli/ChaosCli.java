@@ -13,11 +13,15 @@ import dev.redlock.chaos.scenario.Scenarios;
 import dev.redlock.chaos.scenario.Settings;
 import dev.redlock.chaos.scenario.Tuning;
 import dev.redlock.doctor.DoctorCommand;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.NoSuchElementException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import eu.rekawek.toxiproxy.Proxy;
@@ -125,7 +129,7 @@ public final class ChaosCli implements Runnable {
                 if (soak != null) chosen.add(Scenarios.soak(soak));
                 else if (ids.isEmpty()) chosen.addAll(Scenarios.all());
                 else for (String id : ids) chosen.add(Scenarios.byId(id));
-            } catch (java.util.NoSuchElementException e) {
+            } catch (NoSuchElementException e) {
                 System.err.println(e.getMessage());
                 return 2;
             }
@@ -147,7 +151,7 @@ public final class ChaosCli implements Runnable {
             if (config != null) {
                 try {
                     tuning = Tuning.load(config);
-                } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+                } catch (IllegalArgumentException | UncheckedIOException e) {
                     System.err.println("--config " + e.getMessage());
                     return 2;
                 }
@@ -181,7 +185,7 @@ public final class ChaosCli implements Runnable {
                     List<Proxy> found;
                     try {
                         found = ChaosCluster.findProxies(tp, nodeUris);
-                    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+                    } catch (IllegalArgumentException | UncheckedIOException e) {
                         System.err.println(e.getMessage());
                         return 2;
                     }
@@ -197,7 +201,7 @@ public final class ChaosCli implements Runnable {
             }
         }
 
-        private int runAll(List<Scenario> planned, Toxiproxy tp, List<String> nodeUris) throws java.io.IOException {
+        private int runAll(List<Scenario> planned, Toxiproxy tp, List<String> nodeUris) throws IOException {
             boolean external = !nodeUris.isEmpty();
             // decided up front: a scenario the cluster cannot serve is reported, never half-run
             long runnable = planned.stream().filter(s -> ScenarioRunner.whyNotRunnable(s, external) == null).count();
@@ -225,8 +229,8 @@ public final class ChaosCli implements Runnable {
             String table = TextReport.table(results);
             System.out.println();
             System.out.print(table);
-            java.nio.file.Files.createDirectories(reportDir);
-            java.nio.file.Files.writeString(reportDir.resolve("results.txt"), table);
+            Files.createDirectories(reportDir);
+            Files.writeString(reportDir.resolve("results.txt"), table);
             Path html = HtmlReport.write(reportDir.resolve("report.html"), results, "redlock chaos report");
             System.out.println("HTML report: " + html.toAbsolutePath());
             if (results.stream().allMatch(ScenarioResult::isSkipped)) {

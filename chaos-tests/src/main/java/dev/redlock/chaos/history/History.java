@@ -2,7 +2,10 @@ package dev.redlock.chaos.history;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -16,7 +19,7 @@ public final class History {
     private final List<FaultWindow> faults = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private final List<NodeSample> samples = new ArrayList<>();
-    private final java.util.Map<String, String> ownerValues = new java.util.LinkedHashMap<>();
+    private final Map<String, String> ownerValues = new LinkedHashMap<>();
     private final List<String> samplerErrors = new ArrayList<>();
     private final int nodes;
     private final int quorum;
@@ -120,8 +123,8 @@ public final class History {
     }
 
     /** Lease label to the owner value it wrote on the nodes, for the leases whose value was recorded. */
-    public synchronized java.util.Map<String, String> ownerValues() {
-        return java.util.Map.copyOf(ownerValues);
+    public synchronized Map<String, String> ownerValues() {
+        return Map.copyOf(ownerValues);
     }
 
     /** Appends one ground-truth sample of a node (see {@link NodeSample}). */
@@ -172,7 +175,7 @@ public final class History {
         List<Object> all = new ArrayList<>();
         all.addAll(events);
         all.addAll(writes);
-        all.sort(java.util.Comparator.comparingLong(o -> o instanceof Event e ? e.seq() : ((Write) o).seq()));
+        all.sort(Comparator.comparingLong(o -> o instanceof Event e ? e.seq() : ((Write) o).seq()));
         for (Object o : all) {
             long nanos = o instanceof Event e ? e.nanos() : ((Write) o).nanos();
             sb.append(String.format("%8.1fms  %s%n", (nanos - startNanos) / 1e6, o));

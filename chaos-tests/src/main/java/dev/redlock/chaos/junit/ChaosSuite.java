@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.NoSuchElementException;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -33,7 +34,7 @@ import org.opentest4j.TestAbortedException;
  * (re)written to the report directory.
  *
  * <pre>{@code
- * class RedlockChaosTest {
+ * class RedlockChaosIT {
  *     @TestFactory
  *     Stream<DynamicTest> chaos() {
  *         return ChaosSuite.builder().scenarios("1", "12").config(Path.of("src/test/resources/redlock.properties")).tests();
@@ -231,7 +232,7 @@ public final class ChaosSuite {
         /** A system property, else the environment variable of the same name (upper case, dots as underscores). */
         private String setting(String property) {
             String v = properties.apply(property);
-            if (v == null || v.isBlank()) v = environment.apply(property.toUpperCase(java.util.Locale.ROOT).replace('.', '_'));
+            if (v == null || v.isBlank()) v = environment.apply(property.toUpperCase(Locale.ROOT).replace('.', '_'));
             return v == null || v.isBlank() ? null : v.trim();
         }
 

@@ -10,9 +10,11 @@ import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.Toxic;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongUnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -358,7 +361,7 @@ public final class Nemesis implements AutoCloseable {
         synchronized (open) {
             copy = new ArrayList<>(open);
         }
-        java.util.Collections.reverse(copy);
+        Collections.reverse(copy);
         for (FaultHandle h : copy) {
             try {
                 h.close();
@@ -398,7 +401,7 @@ public final class Nemesis implements AutoCloseable {
         return out;
     }
 
-    private void shortenKeys(int node, java.util.function.LongUnaryOperator newTtl) {
+    private void shortenKeys(int node, LongUnaryOperator newTtl) {
         RedisProcess n = cluster.node(node);
         for (String k : lockKeys(n)) {
             long pttl = Long.parseLong(n.command("PTTL", k));
@@ -461,7 +464,7 @@ public final class Nemesis implements AutoCloseable {
         try {
             return c.call();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -469,7 +472,7 @@ public final class Nemesis implements AutoCloseable {
         try {
             r.run();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 }

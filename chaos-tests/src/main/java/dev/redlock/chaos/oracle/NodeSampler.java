@@ -5,6 +5,7 @@ import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.history.NodeSample;
 import dev.redlock.testkit.RedisProcess;
 import dev.redlock.testkit.Resp;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -160,7 +161,7 @@ public final class NodeSampler implements AutoCloseable {
                 throw e;
             }
             OutputStream out = s.getOutputStream();
-            InputStream in = new java.io.BufferedInputStream(s.getInputStream());
+            InputStream in = new BufferedInputStream(s.getInputStream());
             return new Probe() {
                 @Override
                 public String[] read(String key) throws IOException {

@@ -1,7 +1,7 @@
 package dev.redlock.chaos.scenario;
 
 /**
- * What a scenario claims (the README's chaos suite table).
+ * What a scenario claims (the chaos suite table (docs/chaos.md)).
  */
 public enum Expectation {
     /**

@@ -10,6 +10,7 @@ import dev.redlock.testkit.Sleep;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -103,7 +104,7 @@ final class LateGrantScripts {
         }
         Map<String, String> labelOf = new HashMap<>();
         h.ownerValues().forEach((label, value) -> labelOf.put(value, label));
-        java.util.Set<String> late = new java.util.HashSet<>();
+        Set<String> late = new HashSet<>();
         for (NodeSample s : h.samples()) {
             if (s.node() != node || !s.answered() || s.value().isEmpty()) continue;
             String label = labelOf.get(s.value());

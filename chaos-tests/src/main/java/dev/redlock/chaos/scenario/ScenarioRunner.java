@@ -16,6 +16,7 @@ import dev.redlock.chaos.workload.WorkloadClient;
 import dev.redlock.testkit.RedisProcess;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -245,7 +246,7 @@ public final class ScenarioRunner {
         if (s.settings().seed() != 0) return s.settings().seed();
         long seed;
         do {
-            seed = new java.security.SecureRandom().nextLong() & 0xFFFF_FFFFL;
+            seed = new SecureRandom().nextLong() & 0xFFFF_FFFFL;
         } while (seed == 0);
         return seed;
     }

@@ -1,12 +1,13 @@
 package dev.redlock.chaos.scenario;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
- * The scenarios of the README's chaos suite table as code, with the settings they run with (5 nodes, quorum 3, TTLs of 300-1000 ms, so
+ * The scenarios of the chaos suite table (docs/chaos.md) as code, with the settings they run with (5 nodes, quorum 3, TTLs of 300-1000 ms, so
  * each runs in seconds). Scenario 4 has three variants: the amnesia guard (4a), AOF {@code appendfsync always}
  * (4b), and a restart delayed past the TTL (4c). Seeds are 0 (a fresh seed per run, printed) unless
  * {@code -Dchaos.seed} is given.
@@ -110,7 +111,7 @@ public final class Scenarios {
                             Knob.QUORUM, Knob.TTL, Knob.NODE_TIMEOUT)));
 
     static {
-        List<Scenario> all = new java.util.ArrayList<>(CORE);
+        List<Scenario> all = new ArrayList<>(CORE);
         all.addAll(DeploymentScripts.scenarios());
         all.addAll(WatchdogScripts.SCENARIOS);
         all.addAll(LateGrantScripts.SCENARIOS);

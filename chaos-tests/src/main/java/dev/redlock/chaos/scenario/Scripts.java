@@ -13,12 +13,15 @@ import eu.rekawek.toxiproxy.model.ToxicDirection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
 /**
@@ -376,7 +379,7 @@ final class Scripts {
             Held ha = must(ctx.acquireWithin(a, SETUP), "A could not acquire");
             CountDownLatch bWrote = new CountDownLatch(1);
             CountDownLatch mayRelease = new CountDownLatch(1);
-            java.util.concurrent.atomic.AtomicReference<Held> bHeld = new java.util.concurrent.atomic.AtomicReference<>();
+            AtomicReference<Held> bHeld = new AtomicReference<>();
             CompletableFuture<Optional<Held>> fb = secondHolder(ctx, b, rnd, bWrote, mayRelease, bHeld);
             ctx.nemesis().stallClient(a.id(), ctx.ttl().plusMillis(20), () -> bWrote.getCount() == 0,
                     Duration.ofSeconds(5));
@@ -445,8 +448,8 @@ final class Scripts {
         int n = ctx.settings().nodes();
         int[] all = IntStream.range(0, n).toArray();
         int splits = 0;
-        List<Integer> rounds = new java.util.concurrent.CopyOnWriteArrayList<>();
-        List<Long> times = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Integer> rounds = new CopyOnWriteArrayList<>();
+        List<Long> times = new CopyOnWriteArrayList<>();
         for (int r = 0; r < ctx.settings().rounds(); r++) {
             List<FaultHandle> handles = new ArrayList<>();
             long t0;
@@ -552,12 +555,12 @@ final class Scripts {
      */
     private static CompletableFuture<Optional<Held>> secondHolder(ScenarioContext ctx, WorkloadClient b, Random rnd,
                                                                   CountDownLatch wrote, CountDownLatch mayRelease) {
-        return secondHolder(ctx, b, rnd, wrote, mayRelease, new java.util.concurrent.atomic.AtomicReference<>());
+        return secondHolder(ctx, b, rnd, wrote, mayRelease, new AtomicReference<>());
     }
 
     private static CompletableFuture<Optional<Held>> secondHolder(ScenarioContext ctx, WorkloadClient b, Random rnd,
                                                                   CountDownLatch wrote, CountDownLatch mayRelease,
-                                                                  java.util.concurrent.atomic.AtomicReference<Held> held) {
+                                                                  AtomicReference<Held> held) {
         Random r = new Random(rnd.nextLong());
         return ctx.async("B", () -> {
             Optional<Held> hb = b.acquire(ctx.ttl(), History.now() + ctx.ttl().multipliedBy(4).toNanos(), r,
@@ -589,14 +592,14 @@ final class Scripts {
     static int[] pickOthers(Random rnd, int n, int except, int count) {
         List<Integer> pool = new ArrayList<>();
         for (int i = 0; i < n; i++) if (i != except) pool.add(i);
-        java.util.Collections.shuffle(pool, rnd);
+        Collections.shuffle(pool, rnd);
         return pool.subList(0, count).stream().mapToInt(Integer::intValue).sorted().toArray();
     }
 
     static int[] shuffled(Random rnd, int n) {
         List<Integer> pool = new ArrayList<>();
         for (int i = 0; i < n; i++) pool.add(i);
-        java.util.Collections.shuffle(pool, rnd);
+        Collections.shuffle(pool, rnd);
         return pool.stream().mapToInt(Integer::intValue).toArray();
     }
 }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * A deployment's settings for a tuned run of the suite ({@code run --config redlock.properties}, or
@@ -108,7 +109,7 @@ public record Tuning(String source, int nodes, int quorum, double driftFactor, D
     /** {@code s} with these settings, except those its claim depends on. */
     public Tuned apply(Scenario s) {
         Settings own = s.settings();
-        java.util.Set<Knob> fixed = s.needs().fixed();
+        Set<Knob> fixed = s.needs().fixed();
         List<String> kept = new ArrayList<>();
         String why = s.needs().fixedWhy();
         boolean q = !fixed.contains(Knob.QUORUM);
@@ -128,7 +129,7 @@ public record Tuning(String source, int nodes, int quorum, double driftFactor, D
         return new Tuned(s.withSettings(tuned), kept);
     }
 
-    private static <T> T pick(java.util.Set<Knob> fixed, Knob k, T own, T tuned, List<String> kept, String name) {
+    private static <T> T pick(Set<Knob> fixed, Knob k, T own, T tuned, List<String> kept, String name) {
         if (!fixed.contains(k)) return tuned;
         if (!own.equals(tuned)) kept.add(name + "=" + text(own) + " (yours " + text(tuned) + ")");
         return own;

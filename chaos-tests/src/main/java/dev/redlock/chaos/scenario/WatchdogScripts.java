@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 /**
@@ -201,7 +202,7 @@ final class WatchdogScripts {
 
     /** {@link WorkloadClient#withLock}, tried again (up to 10 rounds, 20 ms apart) while the lock was unavailable. */
     private static Optional<Boolean> withLockRetrying(WorkloadClient c, Duration ttl, CountDownLatch acquired,
-                                                      java.util.function.Function<Held, Boolean> task) {
+                                                      Function<Held, Boolean> task) {
         Optional<Boolean> r = Optional.empty();
         for (int i = 0; i < 10 && acquired.getCount() > 0; i++) {
             r = c.withLock(ttl, task);

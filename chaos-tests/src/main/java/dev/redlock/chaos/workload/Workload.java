@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The generic contention loop, one thread per client: acquire (seeded retry loop), read both stores, hold for a
@@ -33,7 +34,7 @@ public final class Workload {
     public static void run(List<WorkloadClient> clients, Options o, long seed) {
         long end = History.now() + o.duration().toNanos();
         List<Thread> threads = new ArrayList<>();
-        List<Throwable> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Throwable> errors = new CopyOnWriteArrayList<>();
         for (WorkloadClient c : clients) {
             Thread t = new Thread(() -> loop(c, o, end, new Random(seed * 31 + c.id())), "workload-c" + c.id());
             t.setDaemon(true);

@@ -13,6 +13,9 @@ import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 
 /**
  * One workload client: its own {@link Redlock} instance (own connections, own event loop), one protected lock name,
@@ -83,11 +86,11 @@ public final class WorkloadClient implements AutoCloseable {
      * One quorum round, started now on the caller's thread and completed on the library's threads: several clients
      * can start rounds within a millisecond of each other from one thread.
      */
-    public java.util.concurrent.CompletableFuture<Optional<Held>> tryAcquireAsync(Duration ttl) {
+    public CompletableFuture<Optional<Held>> tryAcquireAsync(Duration ttl) {
         history.invoke(Event.Op.ACQUIRE, id, "", -1);
         return redlock.acquireAsync(lockName, ttl).handle((lease, error) -> {
             if (lease != null) return Optional.of(acquired(lease));
-            Throwable t = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+            Throwable t = error instanceof CompletionException && error.getCause() != null
                     ? error.getCause() : error;
             if (t instanceof LockUnavailableException) {
                 history.fail(Event.Op.ACQUIRE, id, "", -1, shorten(t.getMessage()));
@@ -177,7 +180,7 @@ public final class WorkloadClient implements AutoCloseable {
      * releases. Records the acquire, the release (invoked when the task ends) and, when the library reports the lease
      * lost, a LOST event; the task sees the lease as a {@link Held}. Empty when the lock was unavailable.
      */
-    public <T> Optional<T> withLock(Duration ttl, java.util.function.Function<Held, T> task) {
+    public <T> Optional<T> withLock(Duration ttl, Function<Held, T> task) {
         history.invoke(Event.Op.ACQUIRE, id, "", -1);
         Held[] held = new Held[1];
         try {

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's chaos suite, scenario 4: scenario 3's fault made safe three ways. Scenario3IT is the twin that shows the violation
+ * The chaos suite (docs/chaos.md), scenario 4: scenario 3's fault made safe three ways. Scenario3IT is the twin that shows the violation
  * when none of them is in place.
  */
 @Tag("chaos")

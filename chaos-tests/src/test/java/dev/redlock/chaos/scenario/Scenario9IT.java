@@ -3,7 +3,7 @@ package dev.redlock.chaos.scenario;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** The README's chaos suite, scenario 9; see {@link Scenarios}. */
+/** The chaos suite (docs/chaos.md), scenario 9; see {@link Scenarios}. */
 @Tag("chaos")
 class Scenario9IT {
     @Test

@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>{@code main} charges invoice 42, retries it, and then (on embedded nodes) charges invoice 43 while 3 of the 5
  * nodes are paused mid-charge, so the lease is lost and the charge abandoned; after healing, the retry charges it
  * once. Run: {@code mvn -q -B exec:java -pl redlock-examples
- * -Dexec.mainClass=dev.redlock.examples.invoice.InvoiceChargeExample}. Tested by {@code InvoiceChargeExampleTest}.
+ * -Dexec.mainClass=dev.redlock.examples.invoice.InvoiceChargeExample}. Tested by {@code InvoiceChargeExampleIT}.
  */
 public final class InvoiceChargeExample {
     /** Lease TTL of a charge; the watchdog extends it every third of that. */

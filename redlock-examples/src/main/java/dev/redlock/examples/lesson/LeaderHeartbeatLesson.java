@@ -33,7 +33,7 @@ import org.redisson.client.codec.StringCodec;
  * {@code lesson:<id>:} prefix and are deleted at the end, so the lesson is safe on a shared server.
  *
  * <p>Run: {@code mvn -q -B exec:java -pl redlock-examples -Dexec.mainClass=dev.redlock.examples.lesson.LeaderHeartbeatLesson
- * [-Dexec.args="--nodes redis://host:port"]} (about 10 s). Tested by {@code LeaderHeartbeatLessonTest}.
+ * [-Dexec.args="--nodes redis://host:port"]} (about 10 s). Tested by {@code LeaderHeartbeatLessonIT}.
  */
 public final class LeaderHeartbeatLesson {
     /** The TTL process B meant to set with EXPIRE, and the TTL of the atomic SET (seconds, as in the seed). */

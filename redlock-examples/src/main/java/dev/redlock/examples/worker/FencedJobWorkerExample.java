@@ -37,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Run: {@code mvn -q -B exec:java -pl redlock-examples
  * -Dexec.mainClass=dev.redlock.examples.worker.FencedJobWorkerExample [-Dexec.args="--nodes redis://...,..."]}.
- * Tested by {@code FencedJobWorkerExampleTest}.
+ * Tested by {@code FencedJobWorkerExampleIT}.
  */
 public final class FencedJobWorkerExample {
     public static final String JOB_ID = "job-1";

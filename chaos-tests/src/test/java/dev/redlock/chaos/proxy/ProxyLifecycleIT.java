@@ -24,7 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Proxies on real sockets: pass-through, failed dials, close propagation, disable/enable and delete. */
-class ProxyLifecycleTest {
+class ProxyLifecycleIT {
 
     private final ProxyFixture fixture = new ProxyFixture();
 

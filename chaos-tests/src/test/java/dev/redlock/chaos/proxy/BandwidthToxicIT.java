@@ -17,7 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The bandwidth toxic: throughput limit measured on real bytes, and rate 0 as a stall that keeps connections. */
-class BandwidthToxicTest {
+class BandwidthToxicIT {
 
     private final ProxyFixture fixture = new ProxyFixture();
 

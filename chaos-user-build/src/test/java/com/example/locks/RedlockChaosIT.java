@@ -12,7 +12,7 @@ import org.junit.jupiter.api.TestFactory;
  * failover to a lagging replica with the amnesia guard). Embedded nodes here; in CI, -Dredlock.chaos.nodes and
  * -Dredlock.chaos.toxiproxy point the same test at docker-compose.redlock.yml (docs/ci/).
  */
-class RedlockChaosTest {
+class RedlockChaosIT {
     @TestFactory
     Stream<DynamicTest> chaosSuiteWithOurSettings() {
         return ChaosSuite.builder()

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Seed 001's experiment, on 5 real redis-server processes (flushed before each test; no lock keys may be left after
  * it) and a real H2 database.
  */
-class FencedJobWorkerExampleTest {
+class FencedJobWorkerExampleIT {
     @RegisterExtension
     static final RedisNodesExtension REDIS = new RedisNodesExtension(5);
 

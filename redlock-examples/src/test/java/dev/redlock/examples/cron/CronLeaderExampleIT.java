@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** Runs {@link CronLeaderExample} in-process on embedded Redis nodes, briefly, and checks what it did. */
-class CronLeaderExampleTest {
+class CronLeaderExampleIT {
     private static final Pattern HEALTH =
             Pattern.compile("\\{\"instanceId\":\"([^\"]+)\",\"leader\":(true|false),\"epoch\":(null|\\d+)}");
 

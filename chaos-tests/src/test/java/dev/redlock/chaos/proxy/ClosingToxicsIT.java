@@ -23,7 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The toxics that end connections: slow_close, timeout, reset_peer and limit_data, on real sockets. */
-class ClosingToxicsTest {
+class ClosingToxicsIT {
 
     private static final long SLACK = 10;
 

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 
 /** Seed 002's observations, on one real redis-server. */
-class LeaderHeartbeatLessonTest {
+class LeaderHeartbeatLessonIT {
     private static RedisNode node;
     private static RedissonClient client;
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * through an echo proxy while toxics (including a stalling bandwidth of 0) are added and removed 20 times; every
  * control call must answer within a few seconds, and the stream must arrive complete and in order.
  */
-class ToxicChurnUnderTrafficTest {
+class ToxicChurnUnderTrafficIT {
 
     private static final long CALL_LIMIT_MILLIS = 3_000;
 

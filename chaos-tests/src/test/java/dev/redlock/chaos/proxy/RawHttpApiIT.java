@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * The wire format, seen by a plain HTTP client: status codes toxiproxy-java hides (201, 204), JSON error bodies,
  * case-insensitive keys, type checks, {@code /populate} and the sorted {@code GET /proxies}.
  */
-class RawHttpApiTest {
+class RawHttpApiIT {
 
     private static final String NOWHERE = "127.0.0.1:9";
 

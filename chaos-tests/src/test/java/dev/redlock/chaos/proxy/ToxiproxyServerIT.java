@@ -21,7 +21,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** The public surface: what {@link ToxiproxyServer} exposes, and what {@code close()} guarantees. */
-class ToxiproxyServerTest {
+class ToxiproxyServerIT {
 
     @Test
     void onlyToxiproxyServerIsPublic() throws IOException, URISyntaxException, ClassNotFoundException {
@@ -64,7 +64,7 @@ class ToxiproxyServerTest {
             server.close();
             server.close();
 
-            ProxyLifecycleTest.assertClosedByPeer(client);
+            ProxyLifecycleIT.assertClosedByPeer(client);
             assertRefused(new InetSocketAddress("127.0.0.1", server.port()));
             assertRefused(ProxyFixture.address(proxy.getListen()));
             List<String> left = serverThreads(before);

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** The CLI's contract: exit codes, argument errors, the report files, and the toxiproxy-server subcommand. */
-class ChaosCliTest {
+class ChaosCliIT {
 
     private static int run(String... args) {
         return new CommandLine(new ChaosCli()).execute(args);

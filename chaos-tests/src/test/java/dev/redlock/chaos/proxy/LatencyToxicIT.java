@@ -17,7 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The latency toxic measured on echo round trips. Lower bounds are tight; upper bounds only where they prove a point. */
-class LatencyToxicTest {
+class LatencyToxicIT {
 
     private static final long SLACK = 10; // timer granularity, in ms
 

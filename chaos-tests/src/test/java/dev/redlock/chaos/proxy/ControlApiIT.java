@@ -29,7 +29,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The control API, driven only through toxiproxy-java: every endpoint it reaches and the errors it reports. */
-class ControlApiTest {
+class ControlApiIT {
 
     private static final String NOWHERE = "127.0.0.1:9"; // upstreams here are never dialled
     private final ProxyFixture fixture = new ProxyFixture();

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * The bench harness end to end with tiny counts (seconds, not minutes): it runs, checks, prints and writes JSON.
  * node-redlock joins when node and npm are on the PATH and is skipped (with the reason in the JSON) when not.
  */
-class SideBySideSmokeTest {
+class SideBySideSmokeIT {
 
     @Test
     @SuppressWarnings("unchecked")

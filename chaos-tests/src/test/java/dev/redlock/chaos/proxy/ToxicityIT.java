@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Toxicity: 0 makes a toxic a no-op; a change re-rolls it on open connections. */
-class ToxicityTest {
+class ToxicityIT {
 
     private final ProxyFixture fixture = new ProxyFixture();
 

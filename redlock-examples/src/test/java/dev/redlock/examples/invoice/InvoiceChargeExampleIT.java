@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Seed 003's charge under {@code withLock}, on 5 real redis-server processes and a real H2 database. */
-class InvoiceChargeExampleTest {
+class InvoiceChargeExampleIT {
     @RegisterExtension
     static final RedisNodesExtension REDIS = new RedisNodesExtension(5);   // and no lock keys left after each test
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The entry point's planning, without running a scenario: choice, tuning, run-time overrides, errors. */
-class ChaosSuiteTest {
+class ChaosSuiteIT {
     static Function<String, String> map(Map<String, String> m) {
         return m::get;
     }

@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class ContendingClientsDemoTest {
+class ContendingClientsDemoIT {
 
     @Test
     void everyClientHoldsInTurnWithIncreasingTokensAndNoOverlap() throws Exception {

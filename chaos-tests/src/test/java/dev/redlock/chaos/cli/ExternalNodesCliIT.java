@@ -34,7 +34,7 @@ import picocli.CommandLine;
  * listen addresses and the API URL.
  */
 @Tag("chaos")
-class ExternalNodesCliTest {
+class ExternalNodesCliIT {
     private static RedisCluster redis;
     private static ToxiproxyServer server;
     private static ToxiproxyClient client;

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The slicer toxic: one 100-byte write arrives as many small reads, spaced by the delay, bytes intact. */
-class SlicerToxicTest {
+class SlicerToxicIT {
 
     private final ProxyFixture fixture = new ProxyFixture();
 
