@@ -1,5 +1,6 @@
 package dev.redlock;
 
+import dev.redlock.internal.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.redlock;
 
+import dev.redlock.internal.Durations;
+import dev.redlock.internal.Failures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -60,7 +62,7 @@ final class HealthCheck {
             String address = ctx.nodeAddress(i);
             if (!f.isDone()) {
                 nodes.add(new RedlockHealth.Node(address, RedlockHealth.Status.DOWN, timeout, List.of(),
-                        "no answer within " + RedlockConfig.human(timeout)));
+                        "no answer within " + Durations.human(timeout)));
                 continue;
             }
             Duration elapsed = Duration.ofNanos(Math.max(0, answeredAt[i] - start));
@@ -70,7 +72,7 @@ final class HealthCheck {
                     f.join();
                     error = "failed";
                 } catch (RuntimeException e) {
-                    error = NodeClient.describe(e);
+                    error = Failures.describe(e);
                 }
                 nodes.add(new RedlockHealth.Node(address, RedlockHealth.Status.DOWN, elapsed, List.of(), error));
                 continue;

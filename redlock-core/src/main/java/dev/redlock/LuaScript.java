@@ -1,9 +1,7 @@
 package dev.redlock;
 
+import dev.redlock.internal.Scripts;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * The Lua scripts the library runs on each node, with their SHA-1 so they can be sent by {@code EVALSHA}
@@ -159,7 +157,7 @@ enum LuaScript {
 
     LuaScript(String source) {
         this.source = source;
-        this.sha = sha1(source);
+        this.sha = Scripts.sha1(source);
     }
 
     String source() {
@@ -168,13 +166,5 @@ enum LuaScript {
 
     String sha() {
         return sha;
-    }
-
-    private static String sha1(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -1,102 +1,29 @@
 package dev.redlock;
 
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
+import dev.redlock.internal.RedisUri;
 
 /**
  * One node's parsed address. {@link #toString()} and {@link #redacted()} never show the password;
  * {@link #address()} is what Redisson gets (no credentials in it), credentials go separately.
  */
 final class NodeAddress {
+    private final RedisUri uri;
     private final boolean tls;
     private final String host;
     private final int port;
     private final int database;
-    private final String username;
-    private final String password;
 
-    private NodeAddress(boolean tls, String host, int port, int database, String username, String password) {
-        this.tls = tls;
-        this.host = host;
-        this.port = port;
-        this.database = database;
-        this.username = username;
-        this.password = password;
+    private NodeAddress(RedisUri uri) {
+        this.uri = uri;
+        this.tls = uri.tls();
+        this.host = uri.host();
+        this.port = uri.port();
+        this.database = uri.database();
     }
 
     /** Parses {@code redis[s]://[user[:password]@]host[:port][/db]}; the message never echoes the password. */
     static NodeAddress parse(String raw, int index) {
-        if (raw == null || raw.isBlank()) {
-            throw new IllegalArgumentException("nodes[" + index + "] must be a redis:// or rediss:// URI, got an empty value");
-        }
-        URI uri;
-        try {
-            uri = new URI(raw.trim());
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("nodes[" + index + "] is not a valid URI (expected redis://host:port): "
-                    + redactRaw(raw));
-        }
-        String scheme = uri.getScheme();
-        if (!"redis".equalsIgnoreCase(scheme) && !"rediss".equalsIgnoreCase(scheme)) {
-            throw new IllegalArgumentException("nodes[" + index + "] must use scheme redis:// or rediss://, got "
-                    + redactRaw(raw));
-        }
-        String host = uri.getHost();
-        if (host == null || host.isEmpty()) {
-            throw new IllegalArgumentException("nodes[" + index + "] has no host: " + redactRaw(raw));
-        }
-        int port = uri.getPort() == -1 ? 6379 : uri.getPort();
-        if (port < 1 || port > 65535) {
-            throw new IllegalArgumentException("nodes[" + index + "] port must be in [1, 65535], got " + port);
-        }
-        int db = 0;
-        String path = uri.getPath();
-        if (path != null && path.length() > 1) {
-            try {
-                db = Integer.parseInt(path.substring(1));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("nodes[" + index + "] database must be a number in [0, 15], got '"
-                        + path.substring(1) + "'");
-            }
-            if (db < 0 || db > 15) {
-                throw new IllegalArgumentException("nodes[" + index + "] database must be in [0, 15], got " + db);
-            }
-        }
-        String user = null;
-        String pass = null;
-        String info = uri.getRawUserInfo();
-        if (info != null && !info.isEmpty()) {
-            int colon = info.indexOf(':');
-            if (colon < 0) {
-                pass = decode(info, index);   // redis://secret@host: password only (Redis AUTH <password>)
-            } else {
-                user = colon == 0 ? null : decode(info.substring(0, colon), index);
-                pass = decode(info.substring(colon + 1), index);
-            }
-        }
-        return new NodeAddress("rediss".equalsIgnoreCase(scheme), host, port, db, user, pass);
-    }
-
-    /**
-     * RFC 3986 percent-decoding of user info ({@code %XX} = one UTF-8 byte; a '+' stays a '+': form decoding, which
-     * turns it into a space, is for query strings, not for URIs' user info).
-     */
-    static String decode(String s, int index) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c != '%') {
-                out.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
-                continue;
-            }
-            int hi = i + 2 < s.length() ? Character.digit(s.charAt(i + 1), 16) : -1;
-            int lo = hi >= 0 ? Character.digit(s.charAt(i + 2), 16) : -1;
-            if (lo < 0) throw new IllegalArgumentException("nodes[" + index + "] user info has a malformed %-escape");
-            out.write(hi * 16 + lo);
-            i += 2;
-        }
-        return out.toString(StandardCharsets.UTF_8);
+        return new NodeAddress(RedisUri.parse(raw, "nodes[" + index + "]"));
     }
 
     /**
@@ -132,16 +59,8 @@ final class NodeAddress {
         }
     }
 
-    /** Removes anything between "//" and "@" from a raw string, for error messages about unparseable input. */
-    static String redactRaw(String raw) {
-        int start = raw.indexOf("//");
-        int at = raw.lastIndexOf('@');
-        if (start >= 0 && at > start) return raw.substring(0, start + 2) + "***@" + raw.substring(at + 1);
-        return raw;
-    }
-
     String address() {
-        return (tls ? "rediss://" : "redis://") + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        return uri.address();
     }
 
     String host() { return host; }
@@ -150,19 +69,14 @@ final class NodeAddress {
 
     int database() { return database; }
 
-    String username() { return username; }
+    String username() { return uri.username(); }
 
-    String password() { return password; }
+    String password() { return uri.password(); }
 
     boolean tls() { return tls; }
 
     String redacted() {
-        String auth = "";
-        if (username != null) auth = username + (password != null ? ":***" : "") + "@";
-        else if (password != null) auth = "***@";
-        String base = address();
-        int split = base.indexOf("//") + 2;
-        return base.substring(0, split) + auth + base.substring(split) + (database != 0 ? "/" + database : "");
+        return uri.redacted();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.redlock;
 
+import dev.redlock.internal.Scripts;
 import dev.redlock.internal.resp.ConnectionCheck;
 import dev.redlock.internal.resp.RedisErrorException;
 import dev.redlock.internal.resp.RespClient;
@@ -13,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -138,7 +138,7 @@ final class NodeClient {
     CompletableFuture<Object> eval(LuaScript lua, Object[] evalSha) {
         if (resp != null) return resp.send(new ScriptCommand(resp, lua, evalSha));
         CompletableFuture<Object> first = command(evalSha);
-        return first.exceptionallyCompose(e -> isNoScript(e) ? command(bySource(lua, evalSha)) : first);
+        return first.exceptionallyCompose(e -> Scripts.isNoScript(e) ? command(bySource(lua, evalSha)) : first);
     }
 
     /** {@code EVALSHA sha numkeys keys... args...}. */
@@ -250,40 +250,6 @@ final class NodeClient {
             // the adapter's problem; this node is closed for us either way
         }
         return CompletableFuture.completedFuture(null);
-    }
-
-    static boolean isNoScript(Throwable e) {
-        for (Throwable t = unwrap(e); t != null; t = t.getCause()) {
-            if (t instanceof RedisErrorException r) return r.isNoScript();
-            String m = t.getMessage();
-            if (m != null && m.contains("NOSCRIPT")) return true;
-        }
-        return false;
-    }
-
-    static Throwable unwrap(Throwable e) {
-        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
-            e = e.getCause();
-        }
-        return e;
-    }
-
-    /** A one-line description of a node failure (with its root cause), never containing credentials. */
-    static String describe(Throwable e) {
-        Throwable t = unwrap(e);
-        Throwable root = t;
-        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-        String text = oneLine(t);
-        if (root != t) {
-            String rootText = oneLine(root);
-            if (!text.contains(root.getMessage() == null ? rootText : root.getMessage())) text += "; cause: " + rootText;
-        }
-        return text.replaceAll("//[^/@\\s]*@", "//***@");
-    }
-
-    private static String oneLine(Throwable t) {
-        String m = t.getMessage();
-        return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
     }
 
     @Override

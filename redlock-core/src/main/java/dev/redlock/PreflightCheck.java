@@ -1,5 +1,6 @@
 package dev.redlock;
 
+import dev.redlock.internal.Failures;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -40,7 +41,7 @@ final class PreflightCheck {
             for (String name : wanted) {
                 cfg = cfg.thenCompose(x -> configError[0] != null ? CompletableFuture.completedFuture(null)
                         : n.command("CONFIG", "GET", name).handle((r, e) -> {
-                            if (e != null) configError[0] = NodeClient.describe(e);
+                            if (e != null) configError[0] = Failures.describe(e);
                             else if (r instanceof List<?> l && l.size() >= 2) config.put(name, String.valueOf(l.get(1)));
                             return null;
                         }));

@@ -1,9 +1,9 @@
 package dev.redlock;
 
+import dev.redlock.internal.Failures;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -59,8 +59,7 @@ final class QuorumAcquirer {
     }
 
     private void report(Acquisition a, Throwable error) {
-        Throwable t = error;
-        while (t instanceof CompletionException && t.getCause() != null) t = t.getCause();
+        Throwable t = Failures.unwrap(error);
         RedlockListener.AcquireOutcome outcome = t == null ? RedlockListener.AcquireOutcome.ACQUIRED
                 : t instanceof CancellationException ? RedlockListener.AcquireOutcome.CANCELLED
                 : t instanceof LockUnavailableException ? RedlockListener.AcquireOutcome.UNAVAILABLE

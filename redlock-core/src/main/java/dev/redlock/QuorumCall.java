@@ -1,5 +1,6 @@
 package dev.redlock;
 
+import dev.redlock.internal.Failures;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -132,7 +133,7 @@ final class QuorumCall implements RespCommand.Listener {
         long elapsed = ctx.ticker().nanoTime() - startNanos;
         NodeVote v;
         if (error != null) {
-            v = isTimeout(error) ? NodeVote.timeout(node, elapsed) : NodeVote.error(node, NodeClient.describe(error), elapsed);
+            v = isTimeout(error) ? NodeVote.timeout(node, elapsed) : NodeVote.error(node, Failures.describe(error), elapsed);
         } else {
             try {
                 v = classifier.classify(node, reply, elapsed);
@@ -235,7 +236,7 @@ final class QuorumCall implements RespCommand.Listener {
 
     /** A reply timeout of the transport's own (the library's: a silent connection given up; an adapter's). */
     private static boolean isTimeout(Throwable e) {
-        Throwable t = NodeClient.unwrap(e);
+        Throwable t = Failures.unwrap(e);
         return t instanceof java.util.concurrent.TimeoutException || t instanceof RedisReplyTimeoutException;
     }
 }

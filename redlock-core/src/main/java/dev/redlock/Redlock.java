@@ -1,5 +1,10 @@
 package dev.redlock;
 
+import dev.redlock.internal.Failures;
+import dev.redlock.internal.RedlockInternals;
+import dev.redlock.internal.Resources;
+import dev.redlock.internal.Threads;
+import dev.redlock.internal.Ticker;
 import dev.redlock.internal.resp.ConnectionCheck;
 import dev.redlock.internal.resp.RedisErrorException;
 import dev.redlock.spi.NodeTransport;
@@ -14,12 +19,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,7 +62,22 @@ public final class Redlock implements AutoCloseable {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     static {
-        dev.redlock.internal.Observers.install(r -> r.ctx.listeners());
+        RedlockInternals.install(new RedlockInternals.Bridge() {
+            @Override
+            public RedlockListener listeners(Redlock redlock) {
+                return redlock.ctx.listeners();
+            }
+
+            @Override
+            public Ticker ticker(Redlock redlock) {
+                return redlock.ctx.ticker();
+            }
+
+            @Override
+            public String ownerValue(Lease lease) {
+                return lease instanceof HeldLease h ? h.owner() : "";
+            }
+        });
     }
 
     private final RedlockContext ctx;
@@ -178,9 +196,9 @@ public final class Redlock implements AutoCloseable {
 
     private static RedlockContext newContext(RedlockConfig config, List<NodeClient> nodes, Ticker ticker,
                                              java.util.function.LongSupplier wallMicros, int id, EventLoop ioLoop) {
-        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, daemon("redlock-" + id + "-scheduler"));
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, Threads.daemon("redlock-" + id + "-scheduler"));
         scheduler.setRemoveOnCancelPolicy(true);
-        ExecutorService events = Executors.newSingleThreadExecutor(daemon("redlock-" + id + "-events"));
+        ExecutorService events = Executors.newSingleThreadExecutor(Threads.daemon("redlock-" + id + "-events"));
         return new RedlockContext(config, nodes, scheduler, events, ticker, ioLoop, wallMicros);
     }
 
@@ -245,7 +263,7 @@ public final class Redlock implements AutoCloseable {
         CompletableFuture<HeldLease> acquisition = start(resource, ttl, ctx.config().retryCount() + 1, mode);
         CompletableFuture<Lease> out = new CompletableFuture<>();
         acquisition.whenComplete((lease, e) -> {
-            if (e != null) out.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+            if (e != null) out.completeExceptionally(Failures.unwrap(e));
             else if (!out.complete(lease)) lease.releaseAsync();     // cancelled meanwhile
         });
         // cancelling the caller's future cancels the acquisition itself (a dependent future would not)
@@ -260,7 +278,7 @@ public final class Redlock implements AutoCloseable {
      * {@code mode} is what listeners are told started it.
      */
     CompletableFuture<HeldLease> start(String resource, Duration ttl, int rounds, RedlockListener.AcquireMode mode) {
-        RedlockContext.checkResource(resource);
+        Resources.check(resource);
         Duration whole = ctx.checkTtl(ttl);
         if (closed.get()) throw new IllegalStateException("Redlock is closed");
         return acquirer.acquire(resource, whole, rounds, mode);
@@ -366,9 +384,9 @@ public final class Redlock implements AutoCloseable {
                 } catch (ExecutionException e) {
                     // SET NX is idempotent: a failed connection attempt (a cold or loaded start) is retried while the
                     // deadline allows; an error reply is final
-                    boolean errorReply = NodeClient.unwrap(e) instanceof RedisErrorException;
+                    boolean errorReply = Failures.unwrap(e) instanceof RedisErrorException;
                     if (errorReply || deadline - System.nanoTime() < TimeUnit.MILLISECONDS.toNanos(200)) {
-                        failures.add(ctx.node(i).name() + ": " + NodeClient.describe(e));
+                        failures.add(ctx.node(i).name() + ": " + Failures.describe(e));
                         break;
                     }
                     try {
@@ -379,7 +397,7 @@ public final class Redlock implements AutoCloseable {
                     }
                     reply = ctx.node(i).eval(LuaScript.MARK_FRESH, keys, NodeClient.CONNECTION_RUN_ID);
                 } catch (java.util.concurrent.TimeoutException e) {
-                    failures.add(ctx.node(i).name() + ": " + NodeClient.describe(e));
+                    failures.add(ctx.node(i).name() + ": " + Failures.describe(e));
                     break;
                 }
             }
@@ -444,19 +462,10 @@ public final class Redlock implements AutoCloseable {
     }
 
     private static RuntimeException rethrow(Throwable t) {
-        while (t instanceof CompletionException && t.getCause() != null) t = t.getCause();
+        t = Failures.unwrap(t);
         if (t instanceof RuntimeException r) return r;
         if (t instanceof Error err) throw err;
         return new RedlockException(t.getMessage(), t);
-    }
-
-    private static ThreadFactory daemon(String name) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     @Override

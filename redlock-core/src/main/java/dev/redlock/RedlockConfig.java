@@ -1,5 +1,6 @@
 package dev.redlock;
 
+import dev.redlock.internal.Durations;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -479,20 +480,8 @@ public final class RedlockConfig {
             boolean ok = (zeroAllowed ? !d.isNegative() : !d.isNegative() && !d.isZero()) && d.compareTo(max) <= 0;
             if (!ok) {
                 throw new IllegalArgumentException(field + " must be in " + (zeroAllowed ? "[0" : "(0") + ", "
-                        + human(max) + "], got " + human(d));
+                        + Durations.human(max) + "], got " + Durations.human(d));
             }
         }
-    }
-
-    static String human(Duration d) {
-        if (d.compareTo(Duration.ofDays(365_000)) > 0 || d.compareTo(Duration.ofDays(-365_000)) < 0) {
-            return d.getSeconds() + "s";                  // beyond what toMillis() can hold
-        }
-        if (d.isNegative()) return "-" + human(d.negated());
-        long ms = d.toMillis();
-        if (ms % 3_600_000 == 0 && ms > 0) return ms / 3_600_000 + "h";
-        if (ms % 1000 == 0 && ms > 0) return ms / 1000 + "s";
-        if (d.toNanos() % 1_000_000 != 0) return d.toNanos() + "ns";
-        return ms + "ms";
     }
 }

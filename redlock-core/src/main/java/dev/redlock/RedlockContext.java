@@ -1,5 +1,7 @@
 package dev.redlock;
 
+import dev.redlock.internal.Durations;
+import dev.redlock.internal.Ticker;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -202,27 +204,20 @@ final class RedlockContext {
     Duration checkTtl(Duration ttl) {
         if (ttl == null) throw new IllegalArgumentException("ttl must not be null");
         if (ttl.compareTo(Duration.ofDays(1)) > 0) {
-            throw new IllegalArgumentException("ttl must be <= 24h, got " + RedlockConfig.human(ttl));
+            throw new IllegalArgumentException("ttl must be <= 24h, got " + Durations.human(ttl));
         }
         Duration whole = ttl.isNegative() ? ttl : Duration.ofMillis(ttl.toMillis());
         long drift = whole.isNegative() ? 0 : config.driftNanos(whole);
         if (whole.isNegative() || whole.toNanos() <= drift || whole.toMillis() < 1) {
             throw new IllegalArgumentException("ttl must be greater than the drift allowance ttl*driftFactor+fixedDrift ("
-                    + RedlockConfig.human(Duration.ofNanos(drift)) + ") and at least 1ms, got " + RedlockConfig.human(ttl));
+                    + Durations.human(Duration.ofNanos(drift)) + ") and at least 1ms, got " + Durations.human(ttl));
         }
         Duration q = config.restartQuarantine();
         if (!q.isZero() && whole.compareTo(q) > 0) {
-            throw new IllegalArgumentException("ttl must be <= restartQuarantine (" + RedlockConfig.human(q)
-                    + ") while the amnesia guard is on, got " + RedlockConfig.human(ttl)
+            throw new IllegalArgumentException("ttl must be <= restartQuarantine (" + Durations.human(q)
+                    + ") while the amnesia guard is on, got " + Durations.human(ttl)
                     + "; raise restartQuarantine or shorten the ttl");
         }
         return whole;
-    }
-
-    static void checkResource(String resource) {
-        if (resource == null || resource.isEmpty() || resource.length() > 1024 || resource.startsWith("__")) {
-            throw new IllegalArgumentException("resource must be 1..1024 characters and not start with '__' (reserved), got "
-                    + (resource == null ? "null" : "'" + resource + "'"));
-        }
     }
 }

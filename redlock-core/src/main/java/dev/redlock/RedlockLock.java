@@ -1,10 +1,11 @@
 package dev.redlock;
 
+import dev.redlock.internal.Failures;
+import dev.redlock.internal.Resources;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -71,7 +72,7 @@ public final class RedlockLock implements Lock {
 
     RedlockLock(Redlock redlock, String resource, Duration ttl) {
         this.redlock = Objects.requireNonNull(redlock, "redlock");
-        RedlockContext.checkResource(resource);
+        Resources.check(resource);
         redlock.context().checkTtl(ttl);
         this.resource = resource;
         this.ttl = ttl;
@@ -337,8 +338,7 @@ public final class RedlockLock implements Lock {
         } catch (TimeoutException e) {
             return abandon(attempt);
         } catch (ExecutionException | CancellationException e) {
-            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-            while (cause instanceof CompletionException && cause.getCause() != null) cause = cause.getCause();
+            Throwable cause = Failures.unwrap(e);
             if (cause instanceof LockUnavailableException u && !quorumUnreachable(u)) return null;
             if (cause instanceof RuntimeException r) throw r;
             if (cause instanceof Error err) throw err;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -47,14 +48,14 @@ class AcquireCancellationIT {
         try (Redlock a = Redlock.create(REDIS.config().build()); Redlock b = Redlock.create(patient())) {
             Lease held = a.acquire("c", Duration.ofSeconds(5));
             CompletableFuture<Lease> waiting = b.acquireAsync("c", Duration.ofSeconds(30));
-            RedisNodes.sleep(100);                      // B is retrying
+            Sleep.millis(100);                      // B is retrying
             assertTrue(waiting.cancel(true));
-            RedisNodes.sleep(100);                      // a round in flight at the cancel ends
+            Sleep.millis(100);                      // a round in flight at the cancel ends
             long rounds = b.context().roundsStarted();
-            RedisNodes.sleep(300);
+            Sleep.millis(300);
             assertEquals(rounds, b.context().roundsStarted(), "rounds went on after the cancel");
             held.release();                             // the lock is free: an attempt still running would take it
-            RedisNodes.sleep(300);
+            Sleep.millis(300);
             assertTrue(REDIS.awaitNoLockKeys().isEmpty(), "the cancelled acquisition took the lock: " + REDIS.lockKeys());
             a.tryAcquire("c", Duration.ofSeconds(1)).orElseThrow().release();
         }
@@ -73,12 +74,12 @@ class AcquireCancellationIT {
                 }
             });
             t.start();
-            RedisNodes.sleep(100);
+            Sleep.millis(100);
             t.interrupt();
             t.join(5000);
             assertInstanceOf(RedlockException.class, thrown.get());
             held.release();
-            RedisNodes.sleep(300);
+            Sleep.millis(300);
             assertTrue(REDIS.awaitNoLockKeys().isEmpty(), "the interrupted acquisition took the lock: " + REDIS.lockKeys());
         }
     }
@@ -90,7 +91,7 @@ class AcquireCancellationIT {
             Redlock b = Redlock.create(REDIS.config().retryCount(100).retryDelay(Duration.ofSeconds(1))
                     .retryJitter(Duration.ZERO).build());
             CompletableFuture<Lease> waiting = b.acquireAsync("w", Duration.ofSeconds(5));
-            RedisNodes.sleep(150);                      // the first round failed, B waits between rounds
+            Sleep.millis(150);                      // the first round failed, B waits between rounds
             b.close();
             ExecutionException e = assertThrows(ExecutionException.class, () -> waiting.get(3, TimeUnit.SECONDS));
             assertInstanceOf(RedlockException.class, e.getCause());

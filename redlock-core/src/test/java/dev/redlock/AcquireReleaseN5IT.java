@@ -1,5 +1,6 @@
 package dev.redlock;
 
+import dev.redlock.testing.AcquireReleaseContract;
 import dev.redlock.testing.RedisNodes;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -8,7 +9,7 @@ class AcquireReleaseN5IT extends AcquireReleaseContract {
     static final RedisNodes REDIS = new RedisNodes(5);
 
     @Override
-    RedisNodes redis() {
+    protected RedisNodes redis() {
         return REDIS;
     }
 }

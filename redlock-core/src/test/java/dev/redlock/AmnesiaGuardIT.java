@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
-import java.net.ServerSocket;
+import dev.redlock.testkit.Ports;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,10 +45,7 @@ class AmnesiaGuardIT {
 
     @Test
     void markNodesFreshNamesAnUnreachableNodeAndMarksTheOthers() throws Exception {
-        int closedPort;
-        try (ServerSocket s = new ServerSocket(0)) {
-            closedPort = s.getLocalPort();
-        }
+        int closedPort = Ports.free();   // nothing listens there
         String unreachable = "redis://127.0.0.1:" + closedPort;
         List<String> nodes = new ArrayList<>(REDIS.uris().subList(0, 2));
         nodes.add(unreachable);
@@ -75,7 +73,7 @@ class AmnesiaGuardIT {
                     () -> redlock.acquire("q", Duration.ofSeconds(1)));
             assertEquals(NodeOutcome.Kind.REFUSED, e.outcomes().get(0).kind());
             assertTrue(e.outcomes().get(0).detail().startsWith("quarantined"), e.outcomes().get(0).detail());
-            RedisNodes.sleep(1600);
+            Sleep.millis(1600);
             try (Lease lease = redlock.acquire("q", Duration.ofSeconds(1))) {
                 assertTrue(lease.isValid(), "after the quarantine the node grants again");
             }

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.internal.Ticker;
 import dev.redlock.internal.resp.ConnectionCheck;
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -53,7 +55,7 @@ class ConnectionCheckIT {
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (lease == null && System.nanoTime() < deadline) {
                 lease = redlock.tryAcquire("checked", Duration.ofSeconds(5)).orElse(null);
-                if (lease == null) RedisNodes.sleep(50);
+                if (lease == null) Sleep.millis(50);
             }
             assertTrue(lease != null && lease.isValid(), "node 0 never served again after its check passed");
             assertTrue(!REDIS.ownerOn(0, "checked").isEmpty());

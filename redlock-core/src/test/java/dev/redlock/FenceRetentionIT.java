@@ -2,7 +2,9 @@ package dev.redlock;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.internal.Ticker;
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -79,7 +81,7 @@ class FenceRetentionIT {
         try (Redlock touch = Redlock.create(cfg)) {         // node 1's new memory begins now
             touch.tryAcquire("other", Duration.ofSeconds(1)).ifPresent(Lease::release);
         }
-        RedisNodes.sleep(q.toMillis() + 100);
+        Sleep.millis(q.toMillis() + 100);
         REDIS.node(0).command("SET", RedisNodes.PREFIX + "skew", "foreign", "PX", "60000");
         try (Redlock plain = Redlock.create(cfg); Lease l = plain.acquire("skew", Duration.ofSeconds(1))) {
             assertTrue(l.fencingToken() > issued, "token " + l.fencingToken() + " after " + issued);

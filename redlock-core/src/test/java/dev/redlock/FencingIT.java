@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
 import dev.redlock.testkit.RedisNode;
+import dev.redlock.testkit.Seeds;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,8 +60,7 @@ class FencingIT {
 
     @Test
     void tokensStrictlyIncreaseUnderRandomMajoritiesAndClients() {
-        long seed = Long.getLong("redlock.seed", System.nanoTime());
-        System.out.println("FencingIT seed=" + seed + " (replay with -Dredlock.seed=" + seed + ")");
+        long seed = Seeds.seed("FencingIT");
         Random random = new Random(seed);
         List<Redlock> clients = new ArrayList<>();
         long last = 0;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
 import dev.redlock.testkit.RedisNode;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -61,7 +62,7 @@ class IdentityIT {
             try (Redlock lax = Redlock.create(laxOnNode0)) {
                 // the lax client is the first to talk to the restarted node: its new identity begins now
                 assertThrows(LockUnavailableException.class, () -> lax.acquire("strict", Duration.ofMillis(300)));
-                RedisNodes.sleep(400);                                // past the lax client's own quarantine
+                Sleep.millis(400);                                // past the lax client's own quarantine
                 LockUnavailableException e = assertThrows(LockUnavailableException.class,
                         () -> lax.acquire("strict", Duration.ofMillis(300)));
                 assertEquals(NodeOutcome.Kind.REFUSED, e.outcomes().get(0).kind(), e.getMessage());
@@ -83,7 +84,7 @@ class IdentityIT {
             }
             replica.command("REPLICAOF", "127.0.0.1", Integer.toString(REDIS.node(0).port()));
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (replica.command("EXISTS", P + "__node").equals("0") && System.nanoTime() < deadline) RedisNodes.sleep(20);
+            while (replica.command("EXISTS", P + "__node").equals("0") && System.nanoTime() < deadline) Sleep.millis(20);
             assertEquals("1", replica.command("EXISTS", P + "__node"), "the marker should have been replicated");
             replica.command("REPLICAOF", "NO", "ONE");      // the failover: the replica is promoted with its data
             RedlockConfig one = REDIS.config().nodes(List.of(replica.uri())).quorum(1)

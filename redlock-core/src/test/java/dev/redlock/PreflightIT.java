@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.internal.Ticker;
 import dev.redlock.testing.RedisNodes;
 import dev.redlock.testkit.RedisNode;
 import java.time.Duration;

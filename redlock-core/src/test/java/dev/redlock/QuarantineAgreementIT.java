@@ -3,6 +3,7 @@ package dev.redlock;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class QuarantineAgreementIT {
             REDIS.node(2).command("DEL", P + "q");
             REDIS.node(0).killAndRestart();                      // lost A's key (no persistence)
             c.tryAcquire("other", Duration.ofMillis(500)).ifPresent(Lease::release);   // node 0's memory begins
-            RedisNodes.sleep(700);                               // past the lax client's own quarantine
+            Sleep.millis(700);                               // past the lax client's own quarantine
             try (Redlock b = Redlock.create(lax)) {              // knows nothing of the strict client
                 Optional<Lease> second = b.tryAcquire("q", Duration.ofMillis(500));
                 try {

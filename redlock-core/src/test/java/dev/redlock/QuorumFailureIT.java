@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -52,8 +53,8 @@ class QuorumFailureIT {
             REDIS.node(4).resume();
             // our GET may be served before the queued SET: wait until node 4 ran the late SET and a release after it
             long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (scriptCalls(4) < scriptsBefore + 2 && System.nanoTime() < deadline) RedisNodes.sleep(20);
-            while (!REDIS.ownerOn(4, "late").isEmpty() && System.nanoTime() < deadline) RedisNodes.sleep(20);
+            while (scriptCalls(4) < scriptsBefore + 2 && System.nanoTime() < deadline) Sleep.millis(20);
+            while (!REDIS.ownerOn(4, "late").isEmpty() && System.nanoTime() < deadline) Sleep.millis(20);
             assertEquals("", REDIS.ownerOn(4, "late"), "the late grant on node 4 must be released");
         } finally {
             REDIS.node(4).resume();

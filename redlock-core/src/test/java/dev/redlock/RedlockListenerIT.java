@@ -13,6 +13,7 @@ import dev.redlock.RedlockListener.LossReason;
 import dev.redlock.RedlockListener.Operation;
 import dev.redlock.election.LeaderElection;
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -156,7 +157,7 @@ class RedlockListenerIT {
             lease.release();
             // the late grant is read (and released) once the node answers; it is not a second ACQUIRE event
             await().atMost(WAIT).until(() -> r.events.stream().filter(e -> e.startsWith("node 2 ")).count() >= 2);
-            RedisNodes.sleep(300);
+            Sleep.millis(300);
             assertEquals(1, r.events.stream().filter(e -> e.startsWith("node 2 " + address(2) + " ACQUIRE")).count(),
                     r.events.toString());
         }
@@ -171,7 +172,7 @@ class RedlockListenerIT {
                 lease.extend(Duration.ofSeconds(5));
             }
             redlock.withLock("dog", Duration.ofMillis(300), lease -> {
-                RedisNodes.sleep(450);                                 // at least one renewal at ttl/3
+                Sleep.millis(450);                                 // at least one renewal at ttl/3
                 return null;
             });
             await().atMost(WAIT).untilAsserted(() -> {
@@ -257,7 +258,7 @@ class RedlockListenerIT {
             assertFalse(redlock.removeListener(r));
             int before = r.events.size();
             redlock.acquire("robust", Duration.ofSeconds(5)).release();
-            RedisNodes.sleep(200);
+            Sleep.millis(200);
             assertEquals(before, r.events.size(), "a removed listener hears nothing");
         }
     }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -87,7 +88,7 @@ class RedlockLockIT {
         lock.lock();
         try {
             for (int i = 0; i < 12; i++) {          // 2.4 s: more than two and a half TTLs
-                RedisNodes.sleep(200);
+                Sleep.millis(200);
                 assertTrue(other.tryAcquire("long", Duration.ofMillis(900)).isEmpty(), "another client got the lock");
             }
             assertTrue(lock.fencingToken() > 0);
@@ -136,7 +137,7 @@ class RedlockLockIT {
             }
         });
         assertTrue(waiting.await(10, TimeUnit.SECONDS));
-        RedisNodes.sleep(100);
+        Sleep.millis(100);
         assertFalse(second.isDone(), "the second thread waits while the first holds the lock");
         lock.unlock();
         assertTrue(second.get(10, TimeUnit.SECONDS) > first);
@@ -156,7 +157,7 @@ class RedlockLockIT {
                 lockB.unlock();
             }
         });
-        RedisNodes.sleep(200);
+        Sleep.millis(200);
         assertFalse(tokenB.isDone());
         lockA.unlock();
         assertTrue(tokenB.get(10, TimeUnit.SECONDS) > tokenA);
@@ -185,7 +186,7 @@ class RedlockLockIT {
         RedlockLock lock = redlock.newLock("soon", TTL);
         Lease held = other.acquire("soon", Duration.ofSeconds(5));
         CompletableFuture.runAsync(() -> {
-            RedisNodes.sleep(200);
+            Sleep.millis(200);
             held.release();
         });
         assertTrue(lock.tryLock(10, TimeUnit.SECONDS));
@@ -212,7 +213,7 @@ class RedlockLockIT {
                 }
             });
             waiter.start();
-            RedisNodes.sleep(300);
+            Sleep.millis(300);
             assertTrue(waiter.isAlive(), "waits while the lock is held elsewhere");
             waiter.interrupt();
             waiter.join(10_000);
@@ -254,9 +255,9 @@ class RedlockLockIT {
             }
         });
         waiter.start();
-        RedisNodes.sleep(200);
+        Sleep.millis(200);
         waiter.interrupt();
-        RedisNodes.sleep(200);
+        Sleep.millis(200);
         assertTrue(waiter.isAlive(), "lock() must go on waiting after an interrupt");
         held.release();
         waiter.join(10_000);
@@ -280,7 +281,7 @@ class RedlockLockIT {
                 while (fromToken == null && System.nanoTime() < deadline) {
                     try {
                         lock.fencingToken();
-                        RedisNodes.sleep(50);
+                        Sleep.millis(50);
                     } catch (LeaseLostException e) {
                         fromToken = e;
                     }

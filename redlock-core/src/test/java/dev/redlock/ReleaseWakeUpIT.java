@@ -4,18 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.testing.CriticalSection;
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -164,16 +163,12 @@ class ReleaseWakeUpIT {
         }
     }
 
-    record Hold(long token, long from, long to) {}
-
     /** Safety under wake-driven handoff: woken waiters race each other, yet holds never overlap and tokens rise. */
     @Test
     void contendedHandoffDrivenByWakeUpsNeverOverlaps() throws Exception {
         int clients = 4;
         int perClient = 10;
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger maxInside = new AtomicInteger();
-        ConcurrentLinkedQueue<Hold> holds = new ConcurrentLinkedQueue<>();
+        CriticalSection section = new CriticalSection();
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<Redlock> redlocks = new ArrayList<>();
         long t0 = System.nanoTime();
@@ -186,12 +181,7 @@ class ReleaseWakeUpIT {
                 futures.add(pool.submit(() -> {
                     for (int i = 0; i < perClient; i++) {
                         try (Lease lease = r.acquire("handoff", Duration.ofSeconds(5))) {
-                            long from = System.nanoTime();
-                            maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
-                            RedisNodes.sleep(1);
-                            inside.decrementAndGet();
-                            lease.checkValid();
-                            holds.add(new Hold(lease.fencingToken(), from, System.nanoTime()));
+                            section.hold(lease, 1);
                         }
                     }
                     return null;
@@ -203,14 +193,7 @@ class ReleaseWakeUpIT {
             redlocks.forEach(Redlock::close);
         }
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        assertEquals(1, maxInside.get(), "two clients were inside the critical section at once");
-        List<Hold> sorted = new ArrayList<>(holds);
-        sorted.sort(Comparator.comparingLong(Hold::from));
-        assertEquals(clients * perClient, sorted.size());
-        for (int i = 1; i < sorted.size(); i++) {
-            assertTrue(sorted.get(i).from() >= sorted.get(i - 1).to(), "holds overlap at " + i);
-            assertTrue(sorted.get(i).token() > sorted.get(i - 1).token(), "token did not increase at " + i);
-        }
+        section.assertExclusiveWithIncreasingTokens(clients * perClient);
         // progress bound only (the safety checks above are the point): 40 handoffs, generous for a loaded machine
         assertTrue(ms < 60_000, "40 contended acquisitions took " + ms + " ms");
     }
@@ -241,7 +224,7 @@ class ReleaseWakeUpIT {
         do {
             numsub = REDIS.node(SUBS_NODE).command("PUBSUB", "NUMSUB", RedisNodes.PREFIX + "__released:subs");
             if (numsub.endsWith("0")) break;
-            RedisNodes.sleep(50);
+            Sleep.millis(50);
         } while (System.nanoTime() < deadline);
         assertTrue(numsub.endsWith("0"), "still subscribed after close: " + numsub);
     }

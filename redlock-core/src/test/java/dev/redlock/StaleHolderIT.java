@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.testing.FakeTicker;
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,7 +21,7 @@ class StaleHolderIT {
     void staleReleaseDoesNotTouchTheNewHolder() {
         try (Redlock a = Redlock.create(REDIS.config().build()); Redlock b = Redlock.create(REDIS.config().build())) {
             Lease stale = a.acquire("r", Duration.ofMillis(150));
-            RedisNodes.sleep(300);                       // A's keys expire
+            Sleep.millis(300);                       // A's keys expire
             Lease fresh = b.acquire("r", Duration.ofSeconds(10));
             String owner = REDIS.ownerOn(0, "r");
             stale.release();                             // must not delete B's keys
@@ -33,10 +35,10 @@ class StaleHolderIT {
     void staleExtendFailsAndDoesNotTouchTheNewHolder() {
         // A's clock stands still (a paused process): A still believes its lease valid after its keys expired,
         // so only the token check on the nodes stands between A's extend and B's keys.
-        ValidityIT.FakeTicker frozen = new ValidityIT.FakeTicker();
+        FakeTicker frozen = new FakeTicker();
         try (Redlock a = Redlock.create(REDIS.config().build(), frozen); Redlock b = Redlock.create(REDIS.config().build())) {
             Lease stale = a.acquire("x", Duration.ofMillis(150));
-            RedisNodes.sleep(300);
+            Sleep.millis(300);
             assertTrue(stale.isValid(), "A's frozen clock says the lease is still valid");
             try (Lease fresh = b.acquire("x", Duration.ofSeconds(2))) {
                 assertThrows(LeaseLostException.class, () -> stale.extend(Duration.ofSeconds(60)));

@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Ports;
+import dev.redlock.testkit.Sleep;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,9 +20,7 @@ class StartupIT {
     static final RedisNodes REDIS = new RedisNodes(3);
 
     private static String deadUri() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return "redis://127.0.0.1:" + s.getLocalPort();   // closed again: connection refused
-        }
+        return "redis://127.0.0.1:" + Ports.free();   // nothing listens there: connection refused
     }
 
     @Test
@@ -59,7 +58,7 @@ class StartupIT {
 
     @Test
     void nodeComingUpLaterIsUsed() {
-        RedisNodes.sleep(1);
+        Sleep.millis(1);
         REDIS.node(2).kill();
         try (Redlock redlock = Redlock.create(REDIS.config().quorum(3).retryCount(0).build())) {
             assertThrows(LockUnavailableException.class, () -> redlock.acquire("later", Duration.ofSeconds(5)));
@@ -68,7 +67,7 @@ class StartupIT {
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (lease == null && System.nanoTime() < deadline) {
                 lease = redlock.tryAcquire("later", Duration.ofSeconds(5)).orElse(null);
-                if (lease == null) RedisNodes.sleep(100);
+                if (lease == null) Sleep.millis(100);
             }
             assertTrue(lease != null && lease.isValid(), "the restarted node was never used again");
             lease.release();

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.testkit.Ports;
 import dev.redlock.testkit.RedisNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,8 +59,8 @@ class TlsIT {
             trust.store(out, PASS.toCharArray());
         }
         clientStore = client;
-        tlsPort = freePort();
-        mutualPort = freePort();
+        tlsPort = Ports.free();
+        mutualPort = Ports.free();
         try {
             tls = RedisNode.start(false, "--tls-port", Integer.toString(tlsPort), "--tls-cert-file", serverCrt.toString(),
                     "--tls-key-file", dir.resolve("server.key").toString(), "--tls-ca-cert-file", clientCrt.toString(),
@@ -182,9 +182,4 @@ class TlsIT {
         return crt;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 }

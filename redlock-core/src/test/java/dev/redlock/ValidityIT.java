@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.testing.FakeTicker;
 import dev.redlock.testing.RedisNodes;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -17,27 +17,16 @@ class ValidityIT {
     @RegisterExtension
     static final RedisNodes REDIS = new RedisNodes(3);
 
-    /** A clock that stands still unless the test moves it, plus an optional step per reading. */
-    static final class FakeTicker implements Ticker {
-        final AtomicLong now = new AtomicLong(1_000_000_000L);
-        volatile long step;
-
-        @Override
-        public long nanoTime() {
-            return now.addAndGet(step);
-        }
-    }
-
     @Test
     void validityIsTtlMinusDriftWhenNoTimePasses() {
         FakeTicker t = new FakeTicker();
         RedlockConfig cfg = REDIS.config().driftFactor(0.01).fixedDrift(Duration.ofMillis(2)).build();
         try (Redlock redlock = Redlock.create(cfg, t); Lease lease = redlock.acquire("v", Duration.ofSeconds(10))) {
             assertEquals(Duration.ofMillis(10_000 - 100 - 2), lease.remainingValidity());
-            t.now.addAndGet(Duration.ofMillis(9_000).toNanos());
+            t.advance(Duration.ofMillis(9_000));
             assertEquals(Duration.ofMillis(898), lease.remainingValidity());
             assertTrue(lease.isValid());
-            t.now.addAndGet(Duration.ofMillis(898).toNanos());
+            t.advance(Duration.ofMillis(898));
             assertTrue(!lease.isValid());
             assertThrows(LeaseLostException.class, lease::checkValid);
         }
@@ -47,7 +36,7 @@ class ValidityIT {
     @ValueSource(booleans = {false, true})
     void quorumArrivingAfterTheValidityIsAFailureAndReleasesEverything(boolean fencing) {
         FakeTicker t = new FakeTicker();
-        t.step = Duration.ofMillis(400).toNanos();   // every clock reading is 400 ms later: votes "arrive" late
+        t.stepEveryReading(Duration.ofMillis(400));   // every clock reading is 400 ms later: votes "arrive" late
         try (Redlock redlock = Redlock.create(REDIS.config().fencing(fencing).retryCount(0).build(), t)) {
             LockUnavailableException e = assertThrows(LockUnavailableException.class,
                     () -> redlock.acquire("slow", Duration.ofSeconds(1)));
@@ -60,7 +49,7 @@ class ValidityIT {
     void extendRecomputesValidityFromItsOwnStart() {
         FakeTicker t = new FakeTicker();
         try (Redlock redlock = Redlock.create(REDIS.config().build(), t); Lease lease = redlock.acquire("e", Duration.ofSeconds(10))) {
-            t.now.addAndGet(Duration.ofSeconds(5).toNanos());
+            t.advance(Duration.ofSeconds(5));
             lease.extend(Duration.ofSeconds(2));
             assertEquals(Duration.ofMillis(2000 - 20 - 2), lease.remainingValidity());
         }

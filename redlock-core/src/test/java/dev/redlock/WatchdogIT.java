@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -25,7 +26,7 @@ class WatchdogIT {
             // TTL 1 s (renewed every ~333 ms, so a loaded machine's scheduling hiccups do not end the lease); 3.5 s of work
             String result = redlock.withLock("long-job", Duration.ofMillis(1000), lease -> {
                 for (int i = 0; i < 35; i++) {
-                    RedisNodes.sleep(100);
+                    Sleep.millis(100);
                     lease.checkValid();
                     assertTrue(other.tryAcquire("long-job", Duration.ofMillis(1000)).isEmpty(), "another client got the lock");
                 }

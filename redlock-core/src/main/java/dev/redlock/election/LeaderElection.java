@@ -4,7 +4,11 @@ import dev.redlock.Lease;
 import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
 import dev.redlock.RedlockListener;
-import dev.redlock.internal.Observers;
+import dev.redlock.internal.Durations;
+import dev.redlock.internal.RedlockInternals;
+import dev.redlock.internal.Resources;
+import dev.redlock.internal.Threads;
+import dev.redlock.internal.Ticker;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,7 +17,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -87,9 +90,10 @@ import org.slf4j.LoggerFactory;
  *   <li>Leadership depends on a quorum of the Redis nodes: with no quorum reachable, there is no leader.</li>
  * </ul>
  *
- * <p><b>Threads.</b> Each election owns a scheduler with two daemon threads (the campaign, whose Redis calls may
- * block for up to about two node timeouts, and the revocation timer, which must fire on time even then) and one
- * daemon callback thread; never a thread per attempt. Thread-safe: every method may be called from any thread,
+ * <p><b>Threads.</b> Each election owns three daemon threads: the campaign (rounds, renewals and releases, whose
+ * Redis calls may block for up to about two node timeouts), the revocation timer (which must fire on time even
+ * then, so it runs nothing else) and the callback thread; never a thread per attempt. Time is read on the
+ * {@link Redlock}'s monotonic clock, the one its leases' validity is read on. Thread-safe: every method may be called from any thread,
  * including from a callback. Each change of leadership is also reported to the Redlock's listeners
  * ({@link RedlockListener#onLeadershipChange}), synchronously: a start just before {@link #isLeader()} turns true,
  * an end just after it turned false.
@@ -101,16 +105,6 @@ public final class LeaderElection implements AutoCloseable {
     private static final long CALLBACK_DRAIN_MILLIS = 5_000;
 
     private enum Phase { NEW, RUNNING, CLOSED }
-
-    /** Test hook: state changes, reported synchronously (under the election's lock) with their monotonic time. */
-    interface TransitionListener {
-        /**
-         * @param elected true when {@code term} began, false when it ended
-         * @param nanos   {@link System#nanoTime()}: for a start, taken before {@link #isLeader()} turned true; for an
-         *                end, the earliest time from which {@code isLeader()} was false for this term
-         */
-        void transition(Term term, boolean elected, long nanos);
-    }
 
     /** One held term: the lease it stands on and its deadlines (monotonic nanos), guarded by the election's lock. */
     private static final class Leadership {
@@ -131,42 +125,45 @@ public final class LeaderElection implements AutoCloseable {
 
     private final Redlock redlock;
     private final RedlockListener events;
+    private final Ticker ticker;                     // the Redlock's: the clock its leases' validity is read on
+    private final TermProbe probe;
     private final String resource;
     private final String instanceId;
     private final Duration leaseTtl;
     private final Duration renewInterval;
     private final long marginNanos;
-    private final ScheduledThreadPoolExecutor scheduler;
+    private final ScheduledThreadPoolExecutor campaign;   // campaign rounds, renewals, releases: may block on Redis
+    private final ScheduledThreadPoolExecutor timer;      // revocation deadlines only: never blocks, fires on time
     private final ExecutorService callbacks;
     private final List<Consumer<Term>> electedListeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<Term>> revokedListeners = new CopyOnWriteArrayList<>();
 
     private final Object lock = new Object();
     private Phase phase = Phase.NEW;                 // guarded by lock
-    private boolean crashed;                         // guarded by lock
     private Leadership leadership;                   // guarded by lock
     private ScheduledFuture<?> nextTick;             // guarded by lock
     private volatile Leadership current;             // lock-free view of leadership for isLeader()
-    private volatile long lastLeaseDeadline = Long.MIN_VALUE;
-    private volatile TransitionListener transitionListener = (t, e, n) -> { };
     private volatile Thread callbackThread;
-    private volatile CountDownLatch stall;      // test hook: blocks the campaign thread
     private int failedRounds;                        // campaign thread only
 
     private LeaderElection(Builder b, String instanceId) {
         this.redlock = b.redlock;
-        this.events = Observers.of(b.redlock);
+        this.events = RedlockInternals.listeners(b.redlock);
+        this.ticker = RedlockInternals.ticker(b.redlock);
+        this.probe = b.probe;
         this.resource = b.resource;
         this.instanceId = instanceId;
         this.leaseTtl = b.leaseTtl;
         this.renewInterval = b.renewInterval != null ? b.renewInterval : b.leaseTtl.dividedBy(3);
         this.marginNanos = redlock.config().nodeTimeout().toNanos();
         String name = "leader-election-" + ELECTIONS.incrementAndGet() + "-" + instanceId;
-        this.scheduler = new ScheduledThreadPoolExecutor(2, daemon(name));
-        this.scheduler.setRemoveOnCancelPolicy(true);
+        this.campaign = new ScheduledThreadPoolExecutor(1, Threads.daemon(name + "-campaign"));
+        this.campaign.setRemoveOnCancelPolicy(true);
+        this.timer = new ScheduledThreadPoolExecutor(1, Threads.daemon(name + "-timer"));
+        this.timer.setRemoveOnCancelPolicy(true);
+        ThreadFactory callbackThreads = Threads.daemon(name + "-callbacks");
         this.callbacks = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, name + "-callbacks");
-            t.setDaemon(true);
+            Thread t = callbackThreads.newThread(r);
             callbackThread = t;
             return t;
         });
@@ -229,8 +226,8 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     /** Held, before the revocation deadline, and the lease not released behind our back (its Redlock closed). */
-    private static boolean leading(Leadership l) {
-        return l != null && System.nanoTime() - l.revokeAt < 0 && l.lease.isValid();
+    private boolean leading(Leadership l) {
+        return l != null && ticker.nanoTime() - l.revokeAt < 0 && l.lease.isValid();
     }
 
     /**
@@ -281,9 +278,11 @@ public final class LeaderElection implements AutoCloseable {
             l = leadership;
         }
         if (l != null) revoke(l, "closed", true);
-        scheduler.shutdown();
-        awaitQuietly(scheduler, 4 * marginNanos + TimeUnit.SECONDS.toNanos(1));
-        scheduler.shutdownNow();
+        campaign.shutdown();
+        timer.shutdown();
+        awaitQuietly(campaign, 4 * marginNanos + TimeUnit.SECONDS.toNanos(1));
+        campaign.shutdownNow();
+        timer.shutdownNow();
         callbacks.shutdown();
         if (Thread.currentThread() != callbackThread) {
             awaitQuietly(callbacks, TimeUnit.MILLISECONDS.toNanos(CALLBACK_DRAIN_MILLIS));
@@ -298,51 +297,12 @@ public final class LeaderElection implements AutoCloseable {
                 + (isLeader() && l != null ? "leader, epoch=" + l.term.epoch() : "follower") + "]";
     }
 
-    // ---------------------------------------------------------------- package-private hooks for tests
-
-    void transitionListener(TransitionListener listener) {
-        this.transitionListener = Objects.requireNonNull(listener, "listener");
-    }
-
-    /**
-     * Monotonic deadline ({@link System#nanoTime()}) of the validity of the current or, once revoked, the last
-     * term's lease, as last known; {@link Long#MIN_VALUE} before the first term.
-     */
-    long leaseDeadlineNanos() {
-        return lastLeaseDeadline;
-    }
-
-    /**
-     * Simulates process death: stops every thread of this election at once, without releasing the lease and
-     * without running callbacks. The lease's keys stay on the nodes until their TTL ends (the {@link Redlock} is
-     * left alone).
-     */
-    void crash() {
-        synchronized (lock) {
-            crashed = true;
-            phase = Phase.CLOSED;
-            if (nextTick != null) nextTick.cancel(false);
-            Leadership l = leadership;
-            if (l != null) endLocked(l);
-        }
-        scheduler.shutdownNow();
-        callbacks.shutdownNow();
-    }
-
-    /**
-     * Blocks the campaign thread (renewals and polls) at its next step until {@code gate} opens, as a long GC pause
-     * or a stuck call would; the revocation timer keeps running. {@code null} stops stalling new steps.
-     */
-    void stallCampaign(CountDownLatch gate) {
-        this.stall = gate;
-    }
-
     // ---------------------------------------------------------------- campaign
 
     private void scheduleTickLocked(long delayNanos) {
         if (phase != Phase.RUNNING) return;
         try {
-            nextTick = scheduler.schedule(this::tick, delayNanos, TimeUnit.NANOSECONDS);
+            nextTick = campaign.schedule(this::tick, delayNanos, TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             // shutting down
         }
@@ -352,16 +312,12 @@ public final class LeaderElection implements AutoCloseable {
     private void tick() {
         long next = pollDelay();
         try {
-            CountDownLatch gate = stall;
-            if (gate != null) gate.await();
             Leadership l;
             synchronized (lock) {
                 if (phase != Phase.RUNNING) return;
                 l = leadership;
             }
-            next = l == null ? campaign() : renew(l);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            next = l == null ? campaignRound() : renew(l);
         } catch (RuntimeException e) {
             log.warn("{}: unexpected failure in the election for '{}'", instanceId, resource, e);
         } finally {
@@ -372,7 +328,7 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     /** Tries to win the lease once; returns the delay to the next tick. */
-    private long campaign() {
+    private long campaignRound() {
         Optional<Lease> won;
         try {
             won = redlock.tryAcquire(resource, leaseTtl);
@@ -388,29 +344,27 @@ public final class LeaderElection implements AutoCloseable {
         failedRounds = 0;
         if (won.isEmpty()) return pollDelay();
         Lease lease = won.get();
-        long now = System.nanoTime();
+        long now = ticker.nanoTime();
         long deadline = now + lease.remainingValidity().toNanos();   // read the clock first: never later than the lease's
         long revokeAt = deadline - marginNanos;
         boolean release;
         Leadership l = null;
         synchronized (lock) {
-            if (crashed) return 0;
-            release = phase != Phase.RUNNING || revokeAt - System.nanoTime() <= 0;
+            release = phase != Phase.RUNNING || revokeAt - ticker.nanoTime() <= 0;
             if (!release) {
                 Term term = new Term(resource, instanceId, lease.fencingToken(), Instant.now());
                 l = new Leadership(term, lease, deadline, revokeAt);
-                transitionListener.transition(term, true, System.nanoTime());
+                probe.held(term, ticker.nanoTime(), revokeAt, deadline);   // before isLeader() turns true
                 events.onLeadershipChange(resource, instanceId, true, term.epoch());   // before isLeader() turns true
                 leadership = l;
                 current = l;
-                lastLeaseDeadline = deadline;
                 dispatch(electedListeners, term, "onElected");
                 armRevokeTimerLocked(l);
             }
         }
         if (release) {
             log.debug("{}: won '{}' but {}: releasing it", instanceId, resource,
-                    revokeAt - System.nanoTime() <= 0 ? "its validity left is below the margin" : "the election closed");
+                    revokeAt - ticker.nanoTime() <= 0 ? "its validity left is below the margin" : "the election closed");
             lease.release();
             return pollDelay();
         }
@@ -422,7 +376,7 @@ public final class LeaderElection implements AutoCloseable {
 
     /** Extends the lease of a held term; returns the delay to the next tick. */
     private long renew(Leadership l) {
-        if (System.nanoTime() - l.revokeAt >= 0) {
+        if (ticker.nanoTime() - l.revokeAt >= 0) {
             revoke(l, "validity ran out before the lease could be renewed", true);
             return pollDelay();
         }
@@ -432,16 +386,16 @@ public final class LeaderElection implements AutoCloseable {
             revoke(l, "renewal failed: " + e.getMessage(), true);
             return pollDelay();
         }
-        long now = System.nanoTime();
+        long now = ticker.nanoTime();
         long deadline = now + l.lease.remainingValidity().toNanos();
         boolean late;
         synchronized (lock) {
             if (l.ended) return pollDelay();
-            late = now - l.revokeAt >= 0 || deadline - marginNanos - System.nanoTime() <= 0;
+            late = now - l.revokeAt >= 0 || deadline - marginNanos - ticker.nanoTime() <= 0;
             if (!late) {
                 l.leaseDeadline = deadline;
                 l.revokeAt = deadline - marginNanos;
-                lastLeaseDeadline = deadline;
+                probe.held(l.term, now, l.revokeAt, deadline);
                 armRevokeTimerLocked(l);
             }
         }
@@ -454,7 +408,7 @@ public final class LeaderElection implements AutoCloseable {
 
     /** Next renewal: after renewInterval, or earlier so that one more attempt (one node timeout) ends before revokeAt. */
     private long renewDelay(Leadership l) {
-        long untilLast = l.revokeAt - System.nanoTime() - marginNanos;
+        long untilLast = l.revokeAt - ticker.nanoTime() - marginNanos;
         return Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(renewInterval.toNanos(), untilLast));
     }
 
@@ -469,7 +423,7 @@ public final class LeaderElection implements AutoCloseable {
     private void armRevokeTimerLocked(Leadership l) {
         if (l.revokeTimer != null) l.revokeTimer.cancel(false);
         try {
-            l.revokeTimer = scheduler.schedule(() -> onRevokeTimer(l), l.revokeAt - System.nanoTime(), TimeUnit.NANOSECONDS);
+            l.revokeTimer = timer.schedule(() -> onRevokeTimer(l), l.revokeAt - ticker.nanoTime(), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             // closing: close() revokes
         }
@@ -478,7 +432,7 @@ public final class LeaderElection implements AutoCloseable {
     private void onRevokeTimer(Leadership l) {
         synchronized (lock) {
             if (l.ended) return;
-            if (System.nanoTime() - l.revokeAt < 0) {      // renewed meanwhile
+            if (ticker.nanoTime() - l.revokeAt < 0) {      // renewed meanwhile
                 armRevokeTimerLocked(l);
                 return;
             }
@@ -488,18 +442,18 @@ public final class LeaderElection implements AutoCloseable {
 
     /**
      * Ends the term once (isLeader turns false, onRevoked is queued), then releases its lease (token-checked), on
-     * this thread when {@code releaseHere}, else on the election's scheduler. Idempotent.
+     * this thread when {@code releaseHere}, else on the campaign thread. Idempotent.
      */
     private void revoke(Leadership l, String reason, boolean releaseHere) {
         synchronized (lock) {
-            if (l.ended || crashed) return;
+            if (l.ended) return;
             endLocked(l);
             dispatch(revokedListeners, l.term, "onRevoked");
         }
         log.info("{}: revoked as leader of '{}', epoch {}: {}", instanceId, resource, l.term.epoch(), reason);
         if (!releaseHere) {
             try {
-                scheduler.execute(l.lease::release);
+                campaign.execute(l.lease::release);
                 return;
             } catch (RejectedExecutionException e) {
                 // closing: release here
@@ -513,7 +467,7 @@ public final class LeaderElection implements AutoCloseable {
         if (l.revokeTimer != null) l.revokeTimer.cancel(false);
         if (leadership == l) leadership = null;
         if (current == l) current = null;
-        transitionListener.transition(l.term, false, Math.min(System.nanoTime(), l.revokeAt));   // after the flip
+        probe.ended(l.term, Math.min(ticker.nanoTime(), l.revokeAt));                      // after the flip
         events.onLeadershipChange(resource, instanceId, false, l.term.epoch());          // after it turned false
     }
 
@@ -548,15 +502,6 @@ public final class LeaderElection implements AutoCloseable {
         }
     }
 
-    private static ThreadFactory daemon(String name) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
-    }
-
     private static String defaultInstanceId() {
         String host = System.getenv("HOSTNAME");
         if (host == null || host.isBlank()) {
@@ -579,6 +524,7 @@ public final class LeaderElection implements AutoCloseable {
         private String instanceId;
         private Duration leaseTtl = DEFAULT_LEASE_TTL;
         private Duration renewInterval;
+        private TermProbe probe = TermProbe.NONE;
 
         private Builder(Redlock redlock, String resource) {
             this.redlock = redlock;
@@ -611,6 +557,12 @@ public final class LeaderElection implements AutoCloseable {
             return this;
         }
 
+        /** Seam for tests: where the election reports its terms; default none. */
+        Builder probe(TermProbe probe) {
+            this.probe = Objects.requireNonNull(probe, "probe");
+            return this;
+        }
+
         /**
          * Validates and builds. Nothing runs until {@link LeaderElection#start()}.
          *
@@ -620,10 +572,7 @@ public final class LeaderElection implements AutoCloseable {
          *                                  fencing token)
          */
         public LeaderElection build() {
-            if (resource == null || resource.isEmpty() || resource.length() > 1024 || resource.startsWith("__")) {
-                throw new IllegalArgumentException("resource must be 1..1024 characters and not start with '__', got "
-                        + (resource == null ? "null" : "'" + resource + "'"));
-            }
+            Resources.check(resource);
             if (instanceId != null && (instanceId.isBlank() || instanceId.length() > 256)) {
                 throw new IllegalArgumentException("instanceId must be 1..256 characters, not blank, got '" + instanceId + "'");
             }
@@ -635,15 +584,15 @@ public final class LeaderElection implements AutoCloseable {
             Duration min = minLeaseTtl(cfg);
             Duration max = cfg.restartQuarantine().isZero() ? Duration.ofHours(24) : cfg.restartQuarantine();
             if (leaseTtl == null || leaseTtl.compareTo(min) < 0 || leaseTtl.compareTo(max) > 0) {
-                throw new IllegalArgumentException("leaseTtl must be in [" + human(min) + ", " + human(max)
+                throw new IllegalArgumentException("leaseTtl must be in [" + Durations.human(min) + ", " + Durations.human(max)
                         + "] (at least 3 x nodeTimeout plus the drift allowance; at most "
                         + (cfg.restartQuarantine().isZero() ? "24h" : "restartQuarantine") + "), got "
-                        + (leaseTtl == null ? "null" : human(leaseTtl)));
+                        + (leaseTtl == null ? "null" : Durations.human(leaseTtl)));
             }
             if (renewInterval != null && (renewInterval.isNegative() || renewInterval.isZero()
                     || renewInterval.compareTo(leaseTtl) >= 0)) {
-                throw new IllegalArgumentException("renewInterval must be in (0, leaseTtl=" + human(leaseTtl)
-                        + "), got " + human(renewInterval));
+                throw new IllegalArgumentException("renewInterval must be in (0, leaseTtl=" + Durations.human(leaseTtl)
+                        + "), got " + Durations.human(renewInterval));
             }
             return new LeaderElection(this, instanceId != null ? instanceId : defaultInstanceId());
         }
@@ -653,13 +602,6 @@ public final class LeaderElection implements AutoCloseable {
             double need = 3.0 * cfg.nodeTimeout().toNanos() + cfg.fixedDrift().toNanos();
             long nanos = (long) Math.ceil(need / (1.0 - cfg.driftFactor()));
             return Duration.ofMillis(TimeUnit.NANOSECONDS.toMillis(nanos) + (nanos % 1_000_000 == 0 ? 0 : 1));
-        }
-
-        private static String human(Duration d) {
-            long ms = d.toMillis();
-            if (d.toNanos() % 1_000_000 != 0) return d.toNanos() + "ns";
-            if (ms % 1000 == 0 && ms > 0) return ms / 1000 + "s";
-            return ms + "ms";
         }
     }
 }

@@ -3,14 +3,13 @@ package dev.redlock.fencing;
 import dev.redlock.RedlockConfig;
 import dev.redlock.RedlockException;
 import dev.redlock.internal.Endpoints;
+import dev.redlock.internal.Failures;
+import dev.redlock.internal.Scripts;
 import dev.redlock.internal.resp.ConnectionCheck;
 import dev.redlock.internal.resp.RespClient;
 import dev.redlock.spi.NodeTransport;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -93,7 +92,7 @@ public final class FencedRedisStore implements AutoCloseable {
             redis.call('HSET', KEYS[1], 'value', ARGV[1], 'fence', ARGV[2])
             return {1, ARGV[2]}
             """;
-    private static final String WRITE_SHA = sha1(WRITE_SCRIPT);
+    private static final String WRITE_SHA = Scripts.sha1(WRITE_SCRIPT);
 
     private final String name;
     private final Function<String[], CompletableFuture<Object>> commands;
@@ -186,7 +185,7 @@ public final class FencedRedisStore implements AutoCloseable {
                 .handle((reply, error) -> {
                     if (error != null) {
                         throw new CompletionException(new RedlockException("fenced write to " + target + " with token "
-                                + token + " failed; it may or may not have been applied: " + describe(error), unwrap(error)));
+                                + token + " failed; it may or may not have been applied: " + Failures.describe(error), Failures.unwrap(error)));
                     }
                     List<?> r = (List<?>) reply;
                     long status = Long.parseLong(String.valueOf(r.get(0)));
@@ -210,7 +209,7 @@ public final class FencedRedisStore implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new RedlockException("interrupted while reading fenced redis key " + key, e);
         } catch (ExecutionException | RuntimeException e) {
-            throw new RedlockException("reading fenced redis key " + key + " failed: " + describe(e), unwrap(e));
+            throw new RedlockException("reading fenced redis key " + key + " failed: " + Failures.describe(e), Failures.unwrap(e));
         }
         Object fence = fields.get(1);
         if (fence == null) return Optional.empty();
@@ -225,7 +224,7 @@ public final class FencedRedisStore implements AutoCloseable {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return bySha.exceptionallyCompose(e -> isNoScript(e)
+        return bySha.exceptionallyCompose(e -> Scripts.isNoScript(e)
                 ? commands.apply(new String[] {"EVAL", WRITE_SCRIPT, "1", key, value, token, mode})
                 : CompletableFuture.failedFuture(e));
     }
@@ -244,36 +243,9 @@ public final class FencedRedisStore implements AutoCloseable {
             throw new RedlockException("interrupted during a fenced write to redis key " + key
                     + "; it may or may not have been applied", e);
         } catch (ExecutionException e) {
-            Throwable c = unwrap(e.getCause());
+            Throwable c = Failures.unwrap(e.getCause());
             if (c instanceof RuntimeException r) throw r;
-            throw new RedlockException(describe(c), c);
-        }
-    }
-
-    private static boolean isNoScript(Throwable e) {
-        for (Throwable t = unwrap(e); t != null; t = t.getCause()) {
-            if (t.getMessage() != null && t.getMessage().contains("NOSCRIPT")) return true;
-        }
-        return false;
-    }
-
-    private static Throwable unwrap(Throwable e) {
-        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
-            e = e.getCause();
-        }
-        return e;
-    }
-
-    private static String describe(Throwable e) {
-        Throwable t = unwrap(e);
-        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
-    }
-
-    private static String sha1(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+            throw new RedlockException(Failures.describe(c), c);
         }
     }
 

@@ -4,13 +4,30 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * Internal, not API: the one parser of durations as the library's properties write them ({@code 250ms},
+ * Internal, not API: the one parser and printer of durations as the library's properties write them ({@code 250ms},
  * {@code 1.5s}, {@code 1m}, {@code 1h}, ISO-8601 {@code PT2S}, or a plain number of milliseconds), shared by
  * {@code RedlockConfig} and this project's command lines, so a value means the same in a properties file and on a
  * command line. Anything here may change or disappear in any release; applications must not use it.
  */
 public final class Durations {
     private Durations() {}
+
+    /**
+     * A duration as a config message shows it: whole hours as {@code 2h}, whole seconds as {@code 30s}, whole
+     * milliseconds as {@code 250ms}, else nanoseconds ({@code 1500ns}); null as {@code null}.
+     */
+    public static String human(Duration d) {
+        if (d == null) return "null";
+        if (d.compareTo(Duration.ofDays(365_000)) > 0 || d.compareTo(Duration.ofDays(-365_000)) < 0) {
+            return d.getSeconds() + "s";                  // beyond what toMillis() can hold
+        }
+        if (d.isNegative()) return "-" + human(d.negated());
+        long ms = d.toMillis();
+        if (ms % 3_600_000 == 0 && ms > 0) return ms / 3_600_000 + "h";
+        if (ms % 1000 == 0 && ms > 0) return ms / 1000 + "s";
+        if (d.toNanos() % 1_000_000 != 0) return d.toNanos() + "ns";
+        return ms + "ms";
+    }
 
     /**
      * @param name what the value is for, named in the message

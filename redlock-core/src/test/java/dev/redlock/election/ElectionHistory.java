@@ -10,14 +10,18 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Append-only record of leadership transitions from many elections, and the checks on it. Two sources per election:
- * the state changes themselves (the package-private transition hook, exact {@link System#nanoTime()}), which define
- * when {@code isLeader()} could be true, and the public callbacks (timestamped when they run).
+ * the state changes themselves (the election's {@link TermProbe} seam, exact times on the elections' clock, which is
+ * {@link System#nanoTime()} here), which define when {@code isLeader()} could be true, and the public callbacks
+ * (timestamped when they run). A {@linkplain #crashed crashed} instance's open term ends where its
+ * {@code isLeader()} turned false by the clock: at the revocation deadline it last reported.
  */
-final class ElectionHistory {
+final class ElectionHistory implements TermProbe {
     enum Kind { ELECTED, REVOKED }
 
     enum Source { STATE, CALLBACK }
@@ -27,15 +31,46 @@ final class ElectionHistory {
     /** One term as the state changes saw it: [start, end), end = Long.MAX_VALUE while still open. */
     record Interval(String instance, long epoch, long start, long end) {}
 
-    private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
+    /** The deadlines a term last reported. */
+    record Deadlines(long revokeAt, long leaseDeadline) {}
 
-    /** Records both sources of {@code e}; call before {@code e.start()}. */
-    LeaderElection attach(LeaderElection e) {
-        e.transitionListener((term, elected, nanos) -> events.add(new Event(Source.STATE,
-                elected ? Kind.ELECTED : Kind.REVOKED, term.instanceId(), term.epoch(), nanos)));
+    private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
+    private final Map<String, Deadlines> held = new ConcurrentHashMap<>();        // instance#epoch -> last report
+    private final Map<String, Long> lastEpoch = new ConcurrentHashMap<>();        // instance -> its latest term
+    private final Set<String> crashed = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public void held(Term term, long nanos, long revokeAtNanos, long leaseDeadlineNanos) {
+        String key = term.instanceId() + "#" + term.epoch();
+        if (held.put(key, new Deadlines(revokeAtNanos, leaseDeadlineNanos)) == null) {
+            lastEpoch.put(term.instanceId(), term.epoch());
+            events.add(new Event(Source.STATE, Kind.ELECTED, term.instanceId(), term.epoch(), nanos));
+        }
+    }
+
+    @Override
+    public void ended(Term term, long nanos) {
+        events.add(new Event(Source.STATE, Kind.REVOKED, term.instanceId(), term.epoch(), nanos));
+    }
+
+    /** Builds {@code b} reporting to this history and records its callbacks too; start it after. */
+    LeaderElection attach(LeaderElection.Builder b) {
+        LeaderElection e = b.probe(this).build();
         e.onElected(t -> events.add(new Event(Source.CALLBACK, Kind.ELECTED, t.instanceId(), t.epoch(), System.nanoTime())));
         e.onRevoked(t -> events.add(new Event(Source.CALLBACK, Kind.REVOKED, t.instanceId(), t.epoch(), System.nanoTime())));
         return e;
+    }
+
+    /** {@code e}'s process died (its clock froze): its open term ends at the revocation deadline it last reported. */
+    void crashed(LeaderElection e) {
+        crashed.add(e.instanceId());
+    }
+
+    /** The lease deadline last reported for {@code e}'s latest term; {@link Long#MIN_VALUE} before its first. */
+    long leaseDeadline(LeaderElection e) {
+        Long epoch = lastEpoch.get(e.instanceId());
+        Deadlines d = epoch == null ? null : held.get(e.instanceId() + "#" + epoch);
+        return d == null ? Long.MIN_VALUE : d.leaseDeadline();
     }
 
     List<Event> events() {
@@ -63,7 +98,11 @@ final class ElectionHistory {
                 out.add(new Interval(i.instance(), i.epoch(), i.start(), e.nanos()));
             }
         }
-        out.addAll(open.values());
+        for (Interval i : open.values()) {
+            Deadlines d = held.get(i.instance() + "#" + i.epoch());
+            out.add(crashed.contains(i.instance()) && d != null
+                    ? new Interval(i.instance(), i.epoch(), i.start(), d.revokeAt()) : i);
+        }
         out.sort(Comparator.comparingLong(Interval::start));
         return out;
     }

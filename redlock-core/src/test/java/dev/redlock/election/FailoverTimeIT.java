@@ -4,9 +4,11 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.ClockedRedlocks;
 import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
 import dev.redlock.testkit.RedisCluster;
+import dev.redlock.testkit.Seeds;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,18 +32,19 @@ class FailoverTimeIT {
 
     @Test
     void measureFailoverTimes() throws InterruptedException {
-        long seed = System.nanoTime();
+        long seed = Seeds.seed("FailoverTimeIT");
         Random rnd = new Random(seed);
         List<Redlock> redlocks = new ArrayList<>();
         List<LeaderElection> all = new ArrayList<>();
         ElectionHistory history = new ElectionHistory();
+        ElectionClock clock = new ElectionClock();
         try (RedisCluster cluster = RedisCluster.start(5)) {
             RedlockConfig config = RedlockConfig.builder().nodes(cluster.uris()).nodeTimeout(NODE_TIMEOUT)
                     .restartQuarantine(Duration.ZERO).build();
             LeaderElection[] slots = new LeaderElection[3];
             try {
                 for (int i = 0; i < slots.length; i++) {
-                    redlocks.add(Redlock.create(config));
+                    redlocks.add(ClockedRedlocks.create(config, clock));
                     slots[i] = newElection(redlocks.get(i), "c" + i, history, all);
                     slots[i].start();
                 }
@@ -50,15 +53,19 @@ class FailoverTimeIT {
                 int n = 0;
                 for (int run = 0; run < 2 * RUNS; run++) {
                     boolean graceful = run % 2 == 1;
-                    int slot = awaitLeaderSlot(slots);
+                    int slot = awaitLeaderSlot(slots, -1);
                     LeaderElection old = slots[slot];
                     long oldEpoch = old.currentEpoch().orElseThrow();
                     Thread.sleep(rnd.nextInt((int) RENEW.toMillis()));   // leave the leader at a random point of its renew cycle
                     long t0 = System.nanoTime();
-                    if (graceful) old.close();
-                    else old.crash();
-                    long oldDeadline = old.leaseDeadlineNanos();
-                    int next = awaitLeaderSlot(slots);
+                    if (graceful) {
+                        old.close();
+                    } else {                                 // process death: its threads stop where they are
+                        clock.freeze(old);
+                        history.crashed(old);
+                    }
+                    int next = awaitLeaderSlot(slots, slot);
+                    long oldDeadline = history.leaseDeadline(old);   // no renewal reported after the crash
                     LeaderElection winner = slots[next];
                     assertNotSame(old, winner);
                     long epoch = winner.currentEpoch().orElseThrow();
@@ -89,6 +96,7 @@ class FailoverTimeIT {
                 System.out.printf("  crash failovers within leaseTtl + renewInterval (%.0f ms): %d of %d%n", bound,
                         Arrays.stream(crash).filter(v -> v <= bound).count(), RUNS);
             } finally {
+                clock.thaw();
                 all.forEach(LeaderElection::close);
                 redlocks.forEach(Redlock::close);
             }
@@ -96,16 +104,18 @@ class FailoverTimeIT {
     }
 
     private static LeaderElection newElection(Redlock r, String id, ElectionHistory history, List<LeaderElection> all) {
-        LeaderElection e = LeaderElection.builder(r, "failover-time").instanceId(id).leaseTtl(TTL).renewInterval(RENEW).build();
+        LeaderElection e = history.attach(LeaderElection.builder(r, "failover-time").instanceId(id).leaseTtl(TTL)
+                .renewInterval(RENEW));
         all.add(e);
-        return history.attach(e);
+        return e;
     }
 
-    private static int awaitLeaderSlot(LeaderElection[] slots) {
+    /** The slot, other than {@code except}, whose election leads. */
+    private static int awaitLeaderSlot(LeaderElection[] slots, int except) {
         AtomicReference<Integer> found = new AtomicReference<>();
         await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(2)).until(() -> {
             for (int i = 0; i < slots.length; i++) {
-                if (slots[i].isLeader()) {
+                if (i != except && slots[i].isLeader()) {
                     found.set(i);
                     return true;
                 }

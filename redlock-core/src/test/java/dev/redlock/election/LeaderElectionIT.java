@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.ClockedRedlocks;
 import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
 import dev.redlock.testkit.RedisCluster;
 import dev.redlock.testkit.RedisNode;
+import dev.redlock.testkit.RedisNodesExtension;
+import dev.redlock.testkit.Seeds;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,10 +24,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -37,36 +40,34 @@ class LeaderElectionIT {
     static final Duration TTL = Duration.ofMillis(600);
     static final Duration RENEW = Duration.ofMillis(200);
 
+    /** After each test (once every election is closed): no lock keys left; a crashed leader's expire by TTL. */
+    @RegisterExtension
+    static final RedisNodesExtension REDIS = new RedisNodesExtension(5);
+
     private static RedisCluster cluster;
     private static RedlockConfig config;
     private final List<Redlock> redlocks = new ArrayList<>();
     private final List<LeaderElection> elections = new ArrayList<>();
     private final ElectionHistory history = new ElectionHistory();
+    private final ElectionClock clock = new ElectionClock();
 
     @BeforeAll
-    static void startCluster() {
-        cluster = RedisCluster.start(5);
+    static void configure() {
+        cluster = REDIS.cluster();
         config = RedlockConfig.builder().nodes(cluster.uris()).nodeTimeout(NODE_TIMEOUT)
                 .restartQuarantine(Duration.ZERO)          // brand-new nodes: no amnesia quarantine in tests
                 .build();
     }
 
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) cluster.close();
-    }
-
     @AfterEach
     void cleanUp() {
         try {
+            clock.thaw();                   // crashed elections go on, find their leases gone, and close
             elections.forEach(LeaderElection::close);
             redlocks.forEach(Redlock::close);
         } finally {
             cluster.heal();
         }
-        // invariant: nothing left behind once every election is closed (a crashed leader's key expires by its TTL)
-        await().atMost(TTL.plusSeconds(2)).pollInterval(Duration.ofMillis(20))
-                .until(() -> cluster.lockKeys(config.keyPrefix()).isEmpty());
     }
 
     /** A new election with its own Redlock, recorded in {@link #history}; not started. */
@@ -75,15 +76,15 @@ class LeaderElectionIT {
     }
 
     private LeaderElection election(RedlockConfig cfg, String resource, String id, Duration ttl, Duration renew) {
-        Redlock r = Redlock.create(cfg);
+        Redlock r = ClockedRedlocks.create(cfg, clock);
         redlocks.add(r);
         return election(r, resource, id, ttl, renew);
     }
 
     private LeaderElection election(Redlock r, String resource, String id, Duration ttl, Duration renew) {
-        LeaderElection e = LeaderElection.builder(r, resource).instanceId(id).leaseTtl(ttl).renewInterval(renew).build();
+        LeaderElection e = history.attach(LeaderElection.builder(r, resource).instanceId(id).leaseTtl(ttl).renewInterval(renew));
         elections.add(e);
-        return history.attach(e);
+        return e;
     }
 
     private List<LeaderElection> startElections(String resource, int n, Duration ttl, Duration renew) {
@@ -99,6 +100,12 @@ class LeaderElectionIT {
 
     private static List<LeaderElection> leaders(List<LeaderElection> list) {
         return list.stream().filter(LeaderElection::isLeader).toList();
+    }
+
+    /** Process death: {@code e}'s threads stop where they are; no release, no more renewals, no timer. */
+    private void crash(LeaderElection e) {
+        clock.freeze(e);
+        history.crashed(e);
     }
 
     private static LeaderElection awaitLeader(List<LeaderElection> list, Duration within) {
@@ -166,11 +173,10 @@ class LeaderElectionIT {
         LeaderElection dead = awaitLeader(three, Duration.ofSeconds(5));
         long oldEpoch = dead.currentEpoch().orElseThrow();
         long crashedAt = System.nanoTime();
-        dead.crash();                       // process death: no release, no more renewals
-        long deadLeaseDeadline = dead.leaseDeadlineNanos();
-        assertFalse(dead.isLeader());
-
-        LeaderElection next = awaitLeader(three, TTL.plus(RENEW).plusSeconds(2));
+        crash(dead);
+        List<LeaderElection> alive = three.stream().filter(e -> e != dead).toList();
+        LeaderElection next = awaitLeader(alive, TTL.plus(RENEW).plusSeconds(2));
+        long deadLeaseDeadline = history.leaseDeadline(dead);     // no renewal reported after the crash
         assertNotSame(dead, next);
         long newEpoch = next.currentEpoch().orElseThrow();
         assertTrue(newEpoch > oldEpoch, "new epoch " + newEpoch + " must exceed " + oldEpoch);
@@ -234,10 +240,9 @@ class LeaderElectionIT {
         LeaderElection leader = awaitLeader(two, Duration.ofSeconds(5));
         long oldEpoch = leader.currentEpoch().orElseThrow();
         ConcurrentLinkedQueue<long[]> revokes = new ConcurrentLinkedQueue<>();
-        leader.onRevoked(t -> revokes.add(new long[] {System.nanoTime(), leader.leaseDeadlineNanos()}));
-        java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+        leader.onRevoked(t -> revokes.add(new long[] {System.nanoTime(), history.leaseDeadline(leader)}));
         try {
-            leader.stallCampaign(gate);
+            clock.stallCampaign(leader);
             await().atMost(TTL.plusSeconds(1)).pollInterval(Duration.ofMillis(5)).until(() -> !revokes.isEmpty());
             long[] r = revokes.peek();
             System.out.printf("stuck campaign: revoked %.1f ms before the lease's validity ended%n", (r[1] - r[0]) / 1e6);
@@ -247,8 +252,7 @@ class LeaderElectionIT {
             assertNotSame(leader, next);
             assertTrue(next.currentEpoch().orElseThrow() > oldEpoch);
         } finally {
-            leader.stallCampaign(null);
-            gate.countDown();
+            clock.thaw();
         }
         history.check();
     }
@@ -264,7 +268,7 @@ class LeaderElectionIT {
         leader.onRevoked(t -> {
             long now = System.nanoTime();
             leaderInCallback.set(leader.isLeader());
-            revokes.add(new long[] {now, leader.leaseDeadlineNanos()});
+            revokes.add(new long[] {now, history.leaseDeadline(leader)});
         });
         List<RedisNode> cut = new ArrayList<>(cluster.nodes());
         Collections.shuffle(cut, new Random(fault.hashCode()));
@@ -301,8 +305,7 @@ class LeaderElectionIT {
      */
     @Test
     void noTwoLeadersUnderChurn() throws InterruptedException {
-        long seed = Long.getLong("election.seed", System.nanoTime());
-        System.out.println("noTwoLeadersUnderChurn seed=" + seed + " (replay: -Delection.seed=" + seed + ")");
+        long seed = Seeds.seed("noTwoLeadersUnderChurn");
         Random rnd = new Random(seed);
         List<LeaderElection> live = Collections.synchronizedList(new ArrayList<>(startElections("churn", 5, TTL, RENEW)));
         List<Redlock> owners = new ArrayList<>(redlocks);   // index i: the Redlock of slot i
@@ -346,7 +349,7 @@ class LeaderElectionIT {
                         if (slot < 0) break;
                         LeaderElection old = live.get(slot);
                         if (action == 0) old.close();
-                        else old.crash();
+                        else crash(old);
                         actions.add((action == 0 ? "close " : "crash ") + old.instanceId());
                         LeaderElection fresh = election(owners.get(slot), "churn", "i" + slot + "." + (++replaced), TTL, RENEW);
                         fresh.start();

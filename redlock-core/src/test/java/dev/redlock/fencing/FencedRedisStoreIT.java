@@ -1,53 +1,75 @@
 package dev.redlock.fencing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.RedlockException;
-import dev.redlock.testkit.RedisCluster;
 import dev.redlock.testkit.RedisNode;
-import java.util.ArrayList;
-import java.util.List;
+import dev.redlock.testkit.RedisNodesExtension;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@link FencedRedisStore} against one real redis-server. */
-class FencedRedisStoreIT {
-    private static RedisCluster cluster;
+/** {@link FencedRedisStore} against one real redis-server: the fenced-store contract, then the store's own behaviour. */
+class FencedRedisStoreIT extends FencedStoreContract {
+    @RegisterExtension
+    static final RedisNodesExtension REDIS = new RedisNodesExtension(1);   // flushed before each test
+
     private static RedisNode node;
     private static FencedRedisStore store;
 
     @BeforeAll
     static void start() {
-        cluster = RedisCluster.start(1);
-        node = cluster.node(0);
+        node = REDIS.node(0);
         store = FencedRedisStore.connect(node.uri());
     }
 
     @AfterAll
     static void stop() {
-        try {
-            if (store != null) store.close();
-        } finally {
-            if (cluster != null) cluster.close();
-        }
+        if (store != null) store.close();
     }
 
-    @AfterEach
-    void flush() {
-        node.command("FLUSHALL");
+    @Override
+    Target target(String key) {
+        return new Target() {
+            @Override
+            public FencedWriteResult write(String value, long token) {
+                return store.write(key, value, token);
+            }
+
+            @Override
+            public FencedWriteResult writeStrict(String value, long token) {
+                return store.strict().write(key, value, token);
+            }
+
+            @Override
+            public FencedValue read() {
+                return store.read(key).orElseThrow();
+            }
+
+            @Override
+            public void writeUnfenced(String value, long token) {
+                node.command("EVAL", "redis.call('HSET', KEYS[1], 'value', ARGV[1], 'fence', ARGV[2]) return 1",
+                        "1", key, value, Long.toString(token));
+            }
+
+            @Override
+            public boolean strictByDefault() {
+                return store.isStrict();
+            }
+        };
+    }
+
+    /** Half the tokens above 2^53, where Lua doubles would lose precision. */
+    @Override
+    long randomToken(Random random) {
+        return random.nextBoolean() ? 1 + random.nextInt(1_000_000) : (1L << 53) + random.nextInt(1_000_000);
     }
 
     @Test
@@ -61,52 +83,6 @@ class FencedRedisStoreIT {
         assertEquals("redis key job:1", r.target());
         assertEquals(Optional.of(new FencedValue("A", 3)), store.read("job:1"));
         assertEquals("-1", node.command("TTL", "job:1"), "a fenced key never expires");
-    }
-
-    @Test
-    void higherTokensAreApplied() {
-        store.write("job:1", "A", 3).orThrow();
-        store.write("job:1", "B", 4).orThrow();
-        store.write("job:1", "C", 100).orThrow();
-        assertEquals(Optional.of(new FencedValue("C", 100)), store.read("job:1"));
-    }
-
-    @Test
-    void staleTokenIsRejectedWithTheStoredFence() {
-        store.write("job:1", "B", 10).orThrow();
-
-        FencedWriteResult r = store.write("job:1", "A", 9);
-
-        assertEquals(FencedWriteResult.Status.REJECTED_STALE, r.status());
-        assertEquals(OptionalLong.of(10), r.currentFence());
-        assertEquals(Optional.of(new FencedValue("B", 10)), store.read("job:1"));
-        StaleTokenException e = assertThrows(StaleTokenException.class, r::orThrow);
-        assertEquals(9, e.token());
-        assertEquals(10, e.currentFence());
-    }
-
-    /** Fails if the default comparison is tightened to "strictly greater": a lease writes many times with one token. */
-    @Test
-    void equalTokenIsAcceptedByDefaultSoOneLeaseWritesManyTimes() {
-        assertFalse(store.isStrict());
-        store.write("job:1", "first", 10).orThrow();
-        FencedWriteResult r = store.write("job:1", "second", 10);
-        assertEquals(FencedWriteResult.Status.APPLIED, r.status());
-        assertEquals(Optional.of(new FencedValue("second", 10)), store.read("job:1"));
-        assertEquals(FencedWriteResult.Status.REJECTED_STALE, store.write("job:1", "older", 9).status());
-    }
-
-    /** Fails if strict mode is loosened to "at least": one write per token. */
-    @Test
-    void strictModeRejectsAnEqualToken() {
-        FencedRedisStore strict = store.strict();
-        assertTrue(strict.isStrict());
-        strict.write("job:1", "first", 10).orThrow();
-        FencedWriteResult r = strict.write("job:1", "second", 10);
-        assertEquals(FencedWriteResult.Status.REJECTED_STALE, r.status());
-        assertEquals(OptionalLong.of(10), r.currentFence());
-        assertEquals(Optional.of(new FencedValue("first", 10)), store.read("job:1"));
-        assertEquals(FencedWriteResult.Status.APPLIED, strict.write("job:1", "third", 11).status());
     }
 
     @Test
@@ -164,60 +140,4 @@ class FencedRedisStoreIT {
         assertEquals("0", node.command("EXISTS", "k"));
     }
 
-    /** Twin of {@link #staleTokenIsRejectedWithTheStoredFence}: the same writes through a script without the check. */
-    @Test
-    void twinWithoutTheFenceCheckTheStaleWriteGetsThrough() {
-        store.write("job:1", "B", 10).orThrow();
-
-        node.command("EVAL", "redis.call('HSET', KEYS[1], 'value', ARGV[1], 'fence', ARGV[2]) return 1",
-                "1", "job:1", "A", "9");
-
-        assertEquals(Optional.of(new FencedValue("A", 9)), store.read("job:1"),
-                "without the check the superseded writer's value wins and the fence goes backwards");
-    }
-
-    @Test
-    void concurrentWritersWithRandomTokensEndWithTheHighestTokensValue() throws Exception {
-        long seed = System.nanoTime();
-        System.out.println("concurrentWritersWithRandomTokens seed=" + seed);
-        int writers = 4;
-        int writesEach = 200;
-        Random random = new Random(seed);
-        List<long[]> tokens = new ArrayList<>();
-        long max = 0;
-        for (int w = 0; w < writers; w++) {
-            long[] t = new long[writesEach];
-            for (int i = 0; i < writesEach; i++) {
-                // mix small tokens and tokens above 2^53 (where Lua doubles would lose precision)
-                t[i] = random.nextBoolean() ? 1 + random.nextInt(1_000_000) : (1L << 53) + random.nextInt(1_000_000);
-                max = Math.max(max, t[i]);
-            }
-            tokens.add(t);
-        }
-        ExecutorService pool = Executors.newFixedThreadPool(writers);
-        CountDownLatch go = new CountDownLatch(1);
-        try {
-            List<Future<Integer>> applied = new ArrayList<>();
-            for (long[] t : tokens) {
-                applied.add(pool.submit(() -> {
-                    go.await();
-                    int n = 0;
-                    for (long token : t) {
-                        FencedWriteResult r = store.write("race", "v" + token, token);
-                        if (r.isApplied()) n++;
-                        else assertTrue(r.currentFence().getAsLong() >= token, r.toString());
-                    }
-                    return n;
-                }));
-            }
-            go.countDown();
-            int total = 0;
-            for (Future<Integer> f : applied) total += f.get(60, TimeUnit.SECONDS);
-            assertEquals(Optional.of(new FencedValue("v" + max, max)), store.read("race"));
-            assertTrue(total >= 1 && total < writers * writesEach, "applied " + total);
-        } finally {
-            pool.shutdownNow();
-            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
-        }
-    }
 }

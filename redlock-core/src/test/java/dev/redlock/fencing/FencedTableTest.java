@@ -1,7 +1,6 @@
 package dev.redlock.fencing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,12 +11,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -29,12 +26,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@link FencedTable} against a real embedded H2 database (in memory, one per test). */
-class FencedTableTest {
+/** {@link FencedTable} on H2: the fenced-store contract, then the table's own behaviour (SQL, inserts, names). */
+class FencedTableTest extends FencedStoreContract {
+    private static final FencedTable STRICT_JOBS = FencedTable.builder("jobs")
+            .idColumn("id").fenceColumn("fence").valueColumns("result", "worker").strict(true).build();
     private static final FencedTable JOBS = FencedTable.builder("jobs")
             .idColumn("id").fenceColumn("fence").valueColumns("result", "worker").build();
 
     private String url;
     private Connection conn;
+    private final List<Connection> opened = new CopyOnWriteArrayList<>();   // the contract's writers' connections
 
     @BeforeEach
     void setUp() throws SQLException {
@@ -49,6 +50,7 @@ class FencedTableTest {
 
     @AfterEach
     void tearDown() throws SQLException {
+        for (Connection c : opened) c.close();
         try (Statement s = conn.createStatement()) {
             s.execute("SHUTDOWN");
         } finally {
@@ -57,69 +59,26 @@ class FencedTableTest {
     }
 
     @Test
-    void higherTokenIsApplied() throws SQLException {
-        FencedWriteResult r = JOBS.update(conn, "job-1", 5, "five", "A");
-        assertEquals(FencedWriteResult.Status.APPLIED, r.status());
-        assertTrue(r.isApplied());
-        assertEquals(OptionalLong.of(5), r.currentFence());
-        assertEquals(r, r.orThrow());
-        assertRow("job-1", "five", 5);
-
-        assertTrue(JOBS.update(conn, "job-1", 6, "six", "B").isApplied());
-        assertRow("job-1", "six", 6);
-    }
-
-    @Test
-    void staleTokenIsRejectedAndNothingChanges() throws SQLException {
+    void aRejectionNamesTheRowAndChangesNothingInIt() throws SQLException {
         JOBS.update(conn, "job-1", 7, "seven", "B").orThrow();
 
         FencedWriteResult r = JOBS.update(conn, "job-1", 5, "five", "A");
 
-        assertEquals(FencedWriteResult.Status.REJECTED_STALE, r.status());
-        assertTrue(r.isStale());
-        assertFalse(r.isApplied());
-        assertEquals(OptionalLong.of(7), r.currentFence());
         assertRow("job-1", "seven", 7);
         StaleTokenException e = assertThrows(StaleTokenException.class, r::orThrow);
-        assertEquals(5, e.token());
-        assertEquals(7, e.currentFence());
         assertEquals("jobs[id=job-1]", e.target());
-        assertTrue(e.getMessage().contains("stale fencing token 5"), e.getMessage());
     }
 
-    /** Fails if the default comparison is tightened to {@code fence < ?}: a lease writes many times with one token. */
+    /** Fails if strict mode is loosened to {@code fence <= ?}, in its SQL or on the insert path. */
     @Test
-    void equalTokenIsAcceptedByDefaultSoOneLeaseWritesManyTimes() throws SQLException {
-        assertFalse(JOBS.isStrict());
-        JOBS.update(conn, "job-1", 7, "first", "A").orThrow();
-
-        FencedWriteResult r = JOBS.update(conn, "job-1", 7, "second with the same token", "A");
-
-        assertEquals(FencedWriteResult.Status.APPLIED, r.status());
-        assertEquals(OptionalLong.of(7), r.currentFence());
-        assertRow("job-1", "second with the same token", 7);
-        assertEquals(FencedWriteResult.Status.REJECTED_STALE, JOBS.update(conn, "job-1", 6, "older", "B").status());
-        assertRow("job-1", "second with the same token", 7);
-    }
-
-    /** Fails if strict mode is loosened to {@code fence <= ?}: one write per token. */
-    @Test
-    void strictModeRejectsAnEqualToken() throws SQLException {
+    void strictModeSqlAndInsertPathRejectAnEqualToken() throws SQLException {
         FencedTable strict = FencedTable.builder("jobs").valueColumns("result", "worker").strict(true).build();
         assertTrue(strict.isStrict());
         assertEquals("UPDATE jobs SET result = ?, worker = ?, fence = ? WHERE id = ? AND fence < ?", strict.updateSql());
         strict.update(conn, "job-1", 7, "first", "A").orThrow();
-
-        FencedWriteResult r = strict.update(conn, "job-1", 7, "second with the same token", "B");
-
-        assertEquals(FencedWriteResult.Status.REJECTED_STALE, r.status());
-        assertEquals(OptionalLong.of(7), r.currentFence());
-        assertRow("job-1", "first", 7);
-        StaleTokenException e = assertThrows(StaleTokenException.class, r::orThrow);
-        assertTrue(e.getMessage().contains("strict mode"), e.getMessage());
         assertEquals(FencedWriteResult.Status.REJECTED_STALE,
                 strict.updateOrInsert(conn, "job-1", 7, "insert path", "B").status());
-        assertTrue(strict.update(conn, "job-1", 8, "newer", "B").isApplied());
+        assertRow("job-1", "first", 7);
     }
 
     @Test
@@ -261,61 +220,47 @@ class FencedTableTest {
         assertEquals("21000", e.getSQLState());
     }
 
-    /** Twin of {@link #staleTokenIsRejectedAndNothingChanges}: the same writes without {@code AND fence <= ?}. */
-    @Test
-    void twinWithoutTheFenceCheckTheStaleWriteGetsThrough() throws SQLException {
-        JOBS.update(conn, "job-1", 7, "seven", "B").orThrow();
-
-        int rows = naiveUpdate(conn, "job-1", 5, "five");
-
-        assertEquals(1, rows, "the naive UPDATE accepts the stale token");
-        assertRow("job-1", "five", 5);   // the superseded writer's value won and the fence went backwards
-    }
-
-    @Test
-    void concurrentWritersWithRandomTokensEndWithTheHighestTokensValue() throws Exception {
-        long seed = System.nanoTime();
-        System.out.println("concurrentWritersWithRandomTokens seed=" + seed);
-        int writers = 4;
-        int writesEach = 150;
-        Random random = new Random(seed);
-        List<long[]> tokens = new ArrayList<>();
-        long max = 0;
-        for (int w = 0; w < writers; w++) {
-            long[] t = new long[writesEach];
-            for (int i = 0; i < writesEach; i++) {
-                t[i] = 1 + random.nextInt(1_000_000);
-                max = Math.max(max, t[i]);
-            }
-            tokens.add(t);
+    /** Row {@code id} (inserted when missing, fence 0) over a connection of its own. */
+    @Override
+    Target target(String id) throws SQLException {
+        Connection c = DriverManager.getConnection(url);
+        opened.add(c);
+        try (PreparedStatement ps = c.prepareStatement("MERGE INTO jobs (id) KEY (id) VALUES (?)")) {
+            ps.setString(1, id);
+            ps.executeUpdate();
         }
-        ExecutorService pool = Executors.newFixedThreadPool(writers);
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<Future<Integer>> applied = new ArrayList<>();
-            for (long[] t : tokens) {
-                applied.add(pool.submit(() -> {
-                    int n = 0;
-                    try (Connection c = DriverManager.getConnection(url)) {
-                        start.await();
-                        for (long token : t) {
-                            FencedWriteResult r = JOBS.update(c, "job-1", token, "v" + token, "w");
-                            if (r.isApplied()) n++;
-                            else assertTrue(r.currentFence().getAsLong() >= token, r.toString());
-                        }
+        return new Target() {
+            @Override
+            public FencedWriteResult write(String value, long token) throws SQLException {
+                return JOBS.update(c, id, token, value, "w");
+            }
+
+            @Override
+            public FencedWriteResult writeStrict(String value, long token) throws SQLException {
+                return STRICT_JOBS.update(c, id, token, value, "w");
+            }
+
+            @Override
+            public FencedValue read() throws SQLException {
+                try (PreparedStatement ps = c.prepareStatement("SELECT result, fence FROM jobs WHERE id = ?")) {
+                    ps.setString(1, id);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        assertTrue(rs.next(), "row " + id);
+                        return new FencedValue(rs.getString(1), rs.getLong(2));
                     }
-                    return n;
-                }));
+                }
             }
-            start.countDown();
-            int total = 0;
-            for (Future<Integer> f : applied) total += f.get(60, TimeUnit.SECONDS);
-            assertRow("job-1", "v" + max, max);
-            assertTrue(total >= 1);
-        } finally {
-            pool.shutdownNow();
-            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
-        }
+
+            @Override
+            public void writeUnfenced(String value, long token) throws SQLException {
+                assertEquals(1, naiveUpdate(c, id, token, value), "the naive UPDATE accepts the stale token");
+            }
+
+            @Override
+            public boolean strictByDefault() {
+                return JOBS.isStrict();
+            }
+        };
     }
 
     static int naiveUpdate(Connection c, String id, long token, String result) throws SQLException {

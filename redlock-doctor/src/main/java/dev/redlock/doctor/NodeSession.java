@@ -1,6 +1,7 @@
 package dev.redlock.doctor;
 
 import dev.redlock.internal.Diagnostics;
+import dev.redlock.internal.Failures;
 import dev.redlock.internal.resp.ConnectionCheck;
 import dev.redlock.internal.resp.RespClient;
 import dev.redlock.internal.resp.RespEndpoint;
@@ -68,7 +69,7 @@ final class NodeSession implements AutoCloseable {
         } catch (TimeoutException e) {
             error = uri + ": no connection within " + wait.toMillis() + " ms";
         } catch (ExecutionException e) {
-            error = String.valueOf(Probes.unwrap(e).getMessage());
+            error = String.valueOf(Failures.unwrap(e).getMessage());
             if (isAuthFailure(error)) reach = NodeReport.Reach.AUTH_FAILED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -257,7 +258,7 @@ final class NodeSession implements AutoCloseable {
         if (e != null) {
             if (e instanceof CancellationException) return;   // given up at the end of the window
             errors.incrementAndGet();
-            lastError = String.valueOf(Probes.unwrap(e).getMessage());
+            lastError = String.valueOf(Failures.unwrap(e).getMessage());
             return;
         }
         if (answered - sent > limit) timeouts.incrementAndGet();
@@ -291,7 +292,7 @@ final class NodeSession implements AutoCloseable {
     /** A command's reply or failure. */
     private record Reply(Object value, Throwable failure) {
         String failureText() {
-            Throwable t = Probes.unwrap(failure);
+            Throwable t = Failures.unwrap(failure);
             return t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
         }
     }

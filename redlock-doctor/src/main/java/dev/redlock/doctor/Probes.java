@@ -1,9 +1,8 @@
 package dev.redlock.doctor;
 
+import dev.redlock.internal.Failures;
 import dev.redlock.internal.resp.RedisErrorException;
 import java.util.Locale;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 
 /**
  * The harmless form of each command the library sends, for the permission probe ({@link CommandCheck}). Redis (6.2
@@ -51,18 +50,11 @@ final class Probes {
 
     /** What a probe's failure means: {@code NOPERM} denied, an unknown command unavailable, anything else permitted. */
     static CommandCheck.Status classify(Throwable failure) {
-        Throwable t = unwrap(failure);
+        Throwable t = Failures.unwrap(failure);
         if (!(t instanceof RedisErrorException)) return CommandCheck.Status.UNKNOWN;
         String m = String.valueOf(t.getMessage());
         if (m.startsWith("NOPERM")) return CommandCheck.Status.DENIED;
         if (m.toLowerCase(Locale.ROOT).startsWith("err unknown command")) return CommandCheck.Status.UNAVAILABLE;
         return CommandCheck.Status.PERMITTED;   // rejected after the permission check (NOSCRIPT, WRONGTYPE, OOM, ...)
-    }
-
-    static Throwable unwrap(Throwable e) {
-        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
-            e = e.getCause();
-        }
-        return e;
     }
 }

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.RedlockConfig;
+import dev.redlock.testkit.Ports;
 import dev.redlock.testkit.RedisNode;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,10 +75,7 @@ class DoctorCommandIT {
 
     @Test
     void anUnreachableNodeHasItsOwnExitCodeAndIsNamed() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();   // closed again: nothing listens there
-        }
+        int port = Ports.free();   // nothing listens there
         Run r = doctor("--nodes", open.uri() + ",redis://127.0.0.1:" + port, "--duration", "1s");
         assertEquals(DoctorReport.UNREACHABLE, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("127.0.0.1:" + port + "  UNREACHABLE"), r.out());

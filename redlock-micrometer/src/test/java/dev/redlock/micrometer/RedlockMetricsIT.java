@@ -12,6 +12,7 @@ import dev.redlock.LockUnavailableException;
 import dev.redlock.Redlock;
 import dev.redlock.election.LeaderElection;
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.search.Search;
@@ -122,7 +123,7 @@ class RedlockMetricsIT {
                 lease.extend(Duration.ofSeconds(5));
             }
             redlock.withLock("job", Duration.ofMillis(300), lease -> {
-                RedisNodes.sleep(450);                            // renewed at ttl/3
+                Sleep.millis(450);                            // renewed at ttl/3
                 return null;
             });
             await().atMost(WAIT).untilAsserted(() -> {
@@ -216,7 +217,7 @@ class RedlockMetricsIT {
             await().atMost(WAIT).until(() -> timerCount("redlock.acquire", "outcome", "acquired") == 1);
             metrics.close();
             redlock.acquire("closing", Duration.ofSeconds(5)).release();
-            RedisNodes.sleep(200);
+            Sleep.millis(200);
             assertEquals(1, timerCount("redlock.acquire", "outcome", "acquired"));
             System.out.println("meters after a run:\n" + registry.getMetersAsString());
         }

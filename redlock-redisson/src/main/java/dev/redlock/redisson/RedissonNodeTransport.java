@@ -1,5 +1,6 @@
 package dev.redlock.redisson;
 
+import dev.redlock.internal.Failures;
 import dev.redlock.spi.NodeTransport;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +50,7 @@ final class RedissonNodeTransport implements NodeTransport {
         }
         return sent.handle((reply, e) -> {
             if (e == null) return reply;
-            Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            Throwable t = Failures.unwrap(e);
             if (t instanceof RedisTimeoutException) {
                 TimeoutException timeout = new TimeoutException(t.getMessage());
                 timeout.initCause(t);

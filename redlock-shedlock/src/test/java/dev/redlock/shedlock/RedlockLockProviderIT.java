@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.Redlock;
 import dev.redlock.testing.RedisNodes;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -50,7 +51,7 @@ class RedlockLockProviderIT extends AbstractExtensibleLockProviderIntegrationTes
                 redlock.acquire("warm-up", Duration.ofSeconds(5)).release();
                 ok++;
             } catch (dev.redlock.RedlockException e) {
-                RedisNodes.sleep(100);     // still connecting on a loaded machine
+                Sleep.millis(100);     // still connecting on a loaded machine
             }
         }
     }

@@ -53,25 +53,15 @@ public final class RedisBinary {
     /** Where the binary came from, for reports: "env", "path" or "embedded-redis". */
     public static String origin() {
         if (System.getenv("REDIS_SERVER") != null) return "env REDIS_SERVER";
-        return onPath() != null ? "PATH" : "embedded-redis artifact";
+        return Executables.onPath("redis-server") != null ? "PATH" : "embedded-redis artifact";
     }
 
     private static Path resolve() {
         String env = System.getenv("REDIS_SERVER");
         if (env != null && !env.isBlank()) return Path.of(env);
-        Path fromPath = onPath();
+        Path fromPath = Executables.onPath("redis-server");
         if (fromPath != null) return fromPath;
         return extractBundled();
-    }
-
-    private static Path onPath() {
-        String path = System.getenv("PATH");
-        if (path == null) return null;
-        for (String dir : path.split(java.io.File.pathSeparator)) {
-            Path candidate = Path.of(dir, "redis-server");
-            if (Files.isExecutable(candidate)) return candidate;
-        }
-        return null;
     }
 
     private static Path extractBundled() {

@@ -1,17 +1,14 @@
 package dev.redlock.testkit;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,10 +16,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Guarantees: the process is started with no persistence (or AOF {@code appendfsync always} when asked),
  * bound to 127.0.0.1, its own data directory; {@link #close()} kills it (SIGCONT first, then SIGKILL)
- * and is idempotent; a JVM shutdown hook kills any node a test forgot. {@link #restart()} keeps the port.
- * Not thread-safe for concurrent lifecycle calls on the same node.
+ * and is idempotent; a JVM shutdown hook kills any node a test forgot. {@link #restart()} keeps the port, the
+ * arguments and the environment. Not thread-safe for concurrent lifecycle calls on the same node.
+ *
+ * <pre>{@code RedisNode node = RedisNode.builder().aof(true).args("--maxmemory", "1mb").start();}</pre>
  */
-public final class RedisNode implements AutoCloseable {
+public final class RedisNode implements RedisProcess {
     private static final List<RedisNode> LIVE = new ArrayList<>();
 
     static {
@@ -36,39 +35,35 @@ public final class RedisNode implements AutoCloseable {
     private final int port;
     private final boolean aof;
     private final Path dir;
+    private final Path binary;
     private final List<String> extraArgs;
+    private final Map<String, String> environment;
     private volatile Process process;
     private volatile boolean paused;
+    private volatile long startedNanos;
 
-    private RedisNode(int port, boolean aof, Path dir, List<String> extraArgs) {
+    private RedisNode(int port, Path dir, Builder b) {
         this.port = port;
-        this.aof = aof;
+        this.aof = b.aof;
         this.dir = dir;
-        this.extraArgs = List.copyOf(extraArgs);
+        this.binary = b.binary != null ? b.binary : RedisBinary.path();
+        this.extraArgs = List.copyOf(b.args);
+        this.environment = Map.copyOf(b.environment);
+    }
+
+    /** A builder for a node: no persistence, no extra arguments, the JVM's environment, {@link RedisBinary#path()}. */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** Starts a node without persistence on a free port. */
     public static RedisNode start() {
-        return start(false);
+        return builder().start();
     }
 
     /** Starts a node on a free port; {@code aof} turns on {@code appendonly yes, appendfsync always}. */
     public static RedisNode start(boolean aof, String... extraArgs) {
-        IOException last = null;
-        for (int attempt = 0; attempt < 5; attempt++) {
-            int port = freePort();
-            try {
-                Path dir = Files.createTempDirectory("redis-node-" + port + "-");
-                RedisNode node = new RedisNode(port, aof, dir, List.of(extraArgs));
-                if (node.launch()) {
-                    synchronized (LIVE) { LIVE.add(node); }
-                    return node;
-                }
-            } catch (IOException e) {
-                last = e;
-            }
-        }
-        throw new IllegalStateException("could not start redis-server on a free port", last);
+        return builder().aof(aof).args(extraArgs).start();
     }
 
     /** Starts {@code n} nodes; on failure stops those already started. */
@@ -83,6 +78,7 @@ public final class RedisNode implements AutoCloseable {
         }
     }
 
+    @Override
     public int port() { return port; }
 
     public String host() { return "127.0.0.1"; }
@@ -90,20 +86,30 @@ public final class RedisNode implements AutoCloseable {
     /** {@code redis://127.0.0.1:port}. */
     public String uri() { return "redis://127.0.0.1:" + port; }
 
+    @Override
     public boolean persistent() { return aof; }
 
+    /** The executable this node runs. */
+    public Path binary() { return binary; }
+
+    /** {@link System#nanoTime()} when the current process was started (by {@code start} or {@link #restart()}). */
+    public long startedNanos() { return startedNanos; }
+
     /** The OS pid of the current process, or -1 when not running. */
+    @Override
     public long pid() {
         Process p = process;
         return p != null && p.isAlive() ? p.pid() : -1;
     }
 
+    @Override
     public boolean isRunning() {
         Process p = process;
         return p != null && p.isAlive();
     }
 
     /** SIGKILL: the process dies without a chance to write anything. */
+    @Override
     public void kill() {
         Process p = process;
         if (p == null) return;
@@ -119,6 +125,7 @@ public final class RedisNode implements AutoCloseable {
     }
 
     /** Starts the process again on the same port and directory (AOF, if on, is replayed). */
+    @Override
     public void restart() {
         if (isRunning()) throw new IllegalStateException("node on port " + port + " is still running");
         try {
@@ -135,36 +142,26 @@ public final class RedisNode implements AutoCloseable {
     }
 
     /** SIGSTOP: the process keeps its sockets but answers nothing. */
+    @Override
     public void pause() {
         signal("STOP");
         paused = true;
     }
 
     /** SIGCONT. */
+    @Override
     public void resume() {
         if (paused) signal("CONT");
         paused = false;
     }
 
+    @Override
     public boolean isPaused() { return paused; }
 
-    /** Sends one inline command and returns the first reply line (for fixtures, not for the product). */
+    /** Sends one command and returns its reply (for fixtures, not for the product). */
+    @Override
     public String command(String... args) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
-            s.setSoTimeout(5000);
-            Resp.write(s.getOutputStream(), args);
-            return Resp.read(s.getInputStream());
-        } catch (IOException e) {
-            throw new UncheckedIOException("command " + args[0] + " on port " + port + " failed", e);
-        }
-    }
-
-    /** Keys matching a glob pattern (KEYS; fine for test data sets). */
-    public List<String> keys(String pattern) {
-        String reply = command("KEYS", pattern);
-        if (reply.isEmpty()) return List.of();
-        return List.of(reply.split("\n"));
+        return Resp.command(host(), port, null, null, 0, args);
     }
 
     @Override
@@ -181,7 +178,7 @@ public final class RedisNode implements AutoCloseable {
 
     private boolean launch() throws IOException {
         List<String> cmd = new ArrayList<>(List.of(
-                RedisBinary.path().toString(),
+                binary.toString(),
                 "--port", Integer.toString(port),
                 "--bind", "127.0.0.1",
                 "--protected-mode", "no",
@@ -197,34 +194,22 @@ public final class RedisNode implements AutoCloseable {
         }
         cmd.addAll(extraArgs);
         Path log = dir.resolve("redis.log");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.environment().putAll(environment);
+        startedNanos = System.nanoTime();
+        Process p = pb.start();
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) return false;
-            if (ping()) {
+            if (Resp.answersPing(host(), port, 500)) {
                 process = p;
                 return true;
             }
-            sleep(10);
+            Sleep.millis(10);
         }
         p.destroyForcibly();
         return false;
-    }
-
-    private boolean ping() {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-            s.setSoTimeout(500);
-            s.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
-            InputStream in = s.getInputStream();
-            byte[] buf = new byte[16];
-            int n = in.read(buf);
-            String reply = n > 0 ? new String(buf, 0, n, StandardCharsets.US_ASCII) : "";
-            return reply.startsWith("+PONG") || reply.startsWith("-NOAUTH");   // up (a password is required)
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     private void signal(String sig) {
@@ -248,21 +233,65 @@ public final class RedisNode implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    /**
+     * Mutable, reusable builder of {@link RedisNode}s; each {@link #start()} starts a new node on a free port. Not
+     * thread-safe.
+     */
+    public static final class Builder {
+        private boolean aof;
+        private final List<String> args = new ArrayList<>();
+        private final Map<String, String> environment = new LinkedHashMap<>();
+        private Path binary;
 
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+        private Builder() {}
+
+        /** {@code appendonly yes, appendfsync always} when true; default false (no persistence at all). */
+        public Builder aof(boolean aof) {
+            this.aof = aof;
+            return this;
+        }
+
+        /** Extra {@code redis-server} arguments, after the kit's own (so they win), e.g. {@code "--maxmemory", "1mb"}. */
+        public Builder args(String... args) {
+            this.args.addAll(List.of(args));
+            return this;
+        }
+
+        /** An environment variable of the process (e.g. {@code LD_PRELOAD}), on top of the JVM's environment. */
+        public Builder env(String name, String value) {
+            environment.put(name, value);
+            return this;
+        }
+
+        /** The executable to run; default {@link RedisBinary#path()}. */
+        public Builder binary(Path binary) {
+            this.binary = binary;
+            return this;
+        }
+
+        /**
+         * Starts a node on a free port (trying up to five ports) and waits until it answers {@code PING}.
+         *
+         * @throws IllegalStateException when it did not come up
+         */
+        public RedisNode start() {
+            IOException last = null;
+            for (int attempt = 0; attempt < 5; attempt++) {
+                int port = Ports.free();
+                try {
+                    Path dir = Files.createTempDirectory("redis-node-" + port + "-");
+                    RedisNode node = new RedisNode(port, dir, this);
+                    if (node.launch()) {
+                        synchronized (LIVE) { LIVE.add(node); }
+                        return node;
+                    }
+                    node.deleteDir();
+                } catch (IOException e) {
+                    last = e;
+                }
+            }
+            throw new IllegalStateException("could not start " + (binary != null ? binary : "redis-server")
+                    + " on a free port" + (environment.isEmpty() ? "" : " with environment " + environment.keySet()), last);
         }
     }
 }

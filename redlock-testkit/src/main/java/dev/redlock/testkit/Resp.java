@@ -4,6 +4,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +18,55 @@ import java.util.List;
  */
 public final class Resp {
     private Resp() {}
+
+    /**
+     * Sends one command to the Redis at {@code host:port} on a new connection (after {@code AUTH} when
+     * {@code password} is given, {@code SELECT} when {@code db} is not 0) and returns its reply as {@link #read}
+     * gives it.
+     *
+     * @throws UncheckedIOException when the node cannot be reached or refuses AUTH/SELECT
+     */
+    public static String command(String host, int port, String user, String password, int db, String... args) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(host, port), 2000);
+            s.setSoTimeout(5000);
+            OutputStream out = s.getOutputStream();
+            InputStream in = s.getInputStream();
+            int setup = 0;
+            if (password != null) {
+                write(out, user == null ? new String[] {"AUTH", password} : new String[] {"AUTH", user, password});
+                setup++;
+            }
+            if (db != 0) {
+                write(out, "SELECT", Integer.toString(db));
+                setup++;
+            }
+            write(out, args);
+            for (int i = 0; i < setup; i++) {
+                String r = read(in);
+                if (r.startsWith("ERR:")) throw new IOException("AUTH/SELECT refused: " + r);
+            }
+            return read(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("command " + args[0] + " on " + host + ":" + port + " failed", e);
+        }
+    }
+
+    /**
+     * Whether a Redis answers on {@code host:port} within {@code timeoutMillis}: {@code PONG}, or {@code NOAUTH}
+     * (it is up and wants a password).
+     */
+    public static boolean answersPing(String host, int port, int timeoutMillis) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(host, port), timeoutMillis);
+            s.setSoTimeout(timeoutMillis);
+            write(s.getOutputStream(), "PING");
+            String reply = read(s.getInputStream());
+            return reply.equals("PONG") || reply.startsWith("ERR:NOAUTH");
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
 
     /** Writes one command and flushes. */
     public static void write(OutputStream out, String... args) throws IOException {

@@ -1,5 +1,10 @@
 package dev.redlock.chaos.cluster;
 
+import dev.redlock.internal.RedisUri;
+import dev.redlock.testkit.RedisNode;
+import dev.redlock.testkit.RedisProcess;
+import dev.redlock.testkit.Resp;
+import dev.redlock.testkit.Sleep;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.Toxic;
 import java.io.IOException;
@@ -44,11 +49,11 @@ public final class ChaosCluster implements AutoCloseable {
 
     private final Toxiproxy toxiproxy;
     private final String run;
-    private final List<ServerProcess> nodes;
+    private final List<RedisProcess> nodes;
     private final Map<String, List<Proxy>> proxies = new LinkedHashMap<>();
     private final boolean external;
 
-    private ChaosCluster(Toxiproxy toxiproxy, String run, List<ServerProcess> nodes, boolean external) {
+    private ChaosCluster(Toxiproxy toxiproxy, String run, List<RedisProcess> nodes, boolean external) {
         this.toxiproxy = toxiproxy;
         this.run = run;
         this.nodes = List.copyOf(nodes);
@@ -64,7 +69,7 @@ public final class ChaosCluster implements AutoCloseable {
      * @throws IllegalStateException    when a node does not answer through its proxy
      */
     public static ChaosCluster attach(Toxiproxy toxiproxy, List<String> uris) {
-        List<ServerProcess> servers = new ArrayList<>();
+        List<RedisProcess> servers = new ArrayList<>();
         for (String u : uris) servers.add(ExternalServer.of(u));
         List<Proxy> main = findProxies(toxiproxy, uris);
         ChaosCluster c = new ChaosCluster(toxiproxy, ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet(),
@@ -73,7 +78,7 @@ public final class ChaosCluster implements AutoCloseable {
         c.healProxies();
         for (int i = 0; i < servers.size(); i++) {
             if (!c.awaitReachable(MAIN, i, Duration.ofSeconds(3))) {
-                throw new IllegalStateException("external node " + ExternalServer.redact(uris.get(i))
+                throw new IllegalStateException("external node " + RedisUri.redact(uris.get(i))
                         + " does not answer PING through proxy " + main.get(i).getName() + " (listen "
                         + main.get(i).getListen() + ", upstream " + main.get(i).getUpstream() + ")");
             }
@@ -107,14 +112,14 @@ public final class ChaosCluster implements AutoCloseable {
                             .append(p.getListen()).append(" -> ").append(p.getUpstream()).append(')');
                 }
                 throw new IllegalArgumentException("no proxy on Toxiproxy " + toxiproxy.apiUrl() + " listens on port "
-                        + port + " of node " + ExternalServer.redact(uri) + "; proxies found: "
+                        + port + " of node " + RedisUri.redact(uri) + "; proxies found: "
                         + (all.isEmpty() ? "none" : found) + ". Each --nodes URI must be the listen address of "
                         + "the node's proxy (e.g. redis://127.0.0.1:21001 for docker-compose.redlock.yml's redis1)");
             }
             for (int j = 0; j < out.size(); j++) {
                 if (out.get(j).getName().equals(match.getName())) {
-                    throw new IllegalArgumentException("nodes " + ExternalServer.redact(uris.get(j)) + " and "
-                            + ExternalServer.redact(uri) + " both map to proxy " + match.getName());
+                    throw new IllegalArgumentException("nodes " + RedisUri.redact(uris.get(j)) + " and "
+                            + RedisUri.redact(uri) + " both map to proxy " + match.getName());
                 }
             }
             out.add(match);
@@ -135,12 +140,12 @@ public final class ChaosCluster implements AutoCloseable {
 
     /** Starts {@code n} nodes (AOF {@code appendfsync always} when {@code aof}) and their main proxies. */
     public static ChaosCluster start(Toxiproxy toxiproxy, int n, boolean aof) {
-        return start(toxiproxy, n, i -> TestkitServer.start(aof));
+        return start(toxiproxy, n, i -> RedisNode.start(aof));
     }
 
     /** Starts {@code n} nodes made by {@code factory} (e.g. one of them under libfaketime) and their main proxies. */
-    public static ChaosCluster start(Toxiproxy toxiproxy, int n, IntFunction<ServerProcess> factory) {
-        List<ServerProcess> started = new ArrayList<>();
+    public static ChaosCluster start(Toxiproxy toxiproxy, int n, IntFunction<RedisProcess> factory) {
+        List<RedisProcess> started = new ArrayList<>();
         ChaosCluster c = null;
         try {
             for (int i = 0; i < n; i++) started.add(factory.apply(i));
@@ -151,7 +156,7 @@ public final class ChaosCluster implements AutoCloseable {
             if (c != null) {
                 c.close();
             } else {
-                for (ServerProcess s : started) {
+                for (RedisProcess s : started) {
                     try {
                         s.close();
                     } catch (RuntimeException e2) {
@@ -164,8 +169,8 @@ public final class ChaosCluster implements AutoCloseable {
     }
 
     /** A plain redis-server node (testkit), without or with AOF {@code appendfsync always}. */
-    public static ServerProcess plainNode(boolean aof) {
-        return TestkitServer.start(aof);
+    public static RedisProcess plainNode(boolean aof) {
+        return RedisNode.start(aof);
     }
 
     public int size() {
@@ -184,11 +189,11 @@ public final class ChaosCluster implements AutoCloseable {
     }
 
     /** The node process, for the nemesis and for inspection (direct, not proxied). */
-    public ServerProcess node(int i) {
+    public RedisProcess node(int i) {
         return nodes.get(i);
     }
 
-    public List<ServerProcess> nodes() {
+    public List<RedisProcess> nodes() {
         return nodes;
     }
 
@@ -205,7 +210,7 @@ public final class ChaosCluster implements AutoCloseable {
                         + "nodes: only their existing proxies are reachable by clients");
             }
             List<String> out = new ArrayList<>();
-            for (ServerProcess n : nodes) out.add(((ExternalServer) n).uri());
+            for (RedisProcess n : nodes) out.add(((ExternalServer) n).uri());
             return out;
         }
         List<Proxy> ps = proxies.get(set);
@@ -260,7 +265,7 @@ public final class ChaosCluster implements AutoCloseable {
 
     /** Resumes paused nodes and restarts killed ones. */
     public void healNodes() {
-        for (ServerProcess n : nodes) {
+        for (RedisProcess n : nodes) {
             if (n.isPaused()) n.resume();
             if (!n.isRunning()) n.restart();
         }
@@ -287,18 +292,8 @@ public final class ChaosCluster implements AutoCloseable {
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         do {
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress(host, port), 200);
-                s.setSoTimeout(300);
-                s.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
-                InputStream in = s.getInputStream();
-                byte[] buf = new byte[7];
-                int n = in.read(buf);
-                if (n > 0 && new String(buf, 0, n, StandardCharsets.US_ASCII).startsWith("+PONG")) return true;
-            } catch (IOException e) {
-                // not yet
-            }
-            Toxiproxy.sleep(5);
+            if (Resp.answersPing(host, port, 300)) return true;
+            Sleep.millis(5);
         } while (System.nanoTime() < deadline);
         return false;
     }
@@ -325,7 +320,7 @@ public final class ChaosCluster implements AutoCloseable {
             }
         }
         proxies.clear();
-        for (ServerProcess n : nodes) {
+        for (RedisProcess n : nodes) {
             try {
                 n.close();
             } catch (RuntimeException e) {

@@ -1,16 +1,9 @@
 package dev.redlock.chaos.cluster;
 
+import dev.redlock.internal.RedisUri;
+import dev.redlock.testkit.RedisProcess;
 import dev.redlock.testkit.Resp;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 /**
  * A Redis master the harness did not start (e.g. one of docker-compose.redlock.yml's), known only by the URI clients
@@ -20,7 +13,7 @@ import java.util.List;
  *
  * <p>URI: {@code redis://[[user]:password@]host[:port][/db]} (port 6379 by default); {@code rediss://} is refused.
  */
-public final class ExternalServer implements ServerProcess {
+public final class ExternalServer implements RedisProcess {
     private final String uri;
     private final String host;
     private final int port;
@@ -43,40 +36,12 @@ public final class ExternalServer implements ServerProcess {
      * @throws IllegalArgumentException when it is not a {@code redis://host[:port]} URI
      */
     public static ExternalServer of(String uri) {
-        URI u;
-        try {
-            u = URI.create(uri.trim());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--nodes: '" + redact(uri) + "' is not a URI", e);
+        RedisUri u = RedisUri.parse(uri, "--nodes");
+        if (u.tls()) {
+            throw new IllegalArgumentException("--nodes: '" + RedisUri.redact(uri) + "' must be a redis:// URI (TLS is not "
+                    + "supported by the chaos harness)");
         }
-        if (!"redis".equalsIgnoreCase(u.getScheme())) {
-            throw new IllegalArgumentException("--nodes: '" + redact(uri) + "' must be a redis:// URI"
-                    + ("rediss".equalsIgnoreCase(u.getScheme()) ? " (TLS is not supported by the chaos harness)" : ""));
-        }
-        if (u.getHost() == null) throw new IllegalArgumentException("--nodes: '" + redact(uri) + "' has no host");
-        String user = null;
-        String pass = null;
-        if (u.getRawUserInfo() != null) {
-            String info = u.getRawUserInfo();
-            int colon = info.indexOf(':');
-            if (colon < 0) {
-                pass = decode(info);
-            } else {
-                user = colon == 0 ? null : decode(info.substring(0, colon));
-                pass = decode(info.substring(colon + 1));
-            }
-        }
-        int db = 0;
-        String path = u.getPath();
-        if (path != null && path.length() > 1) {
-            try {
-                db = Integer.parseInt(path.substring(1));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("--nodes: '" + redact(uri) + "' has a bad database " + path, e);
-            }
-        }
-        String host = u.getHost().startsWith("[") ? u.getHost().substring(1, u.getHost().length() - 1) : u.getHost();
-        return new ExternalServer(uri.trim(), host, u.getPort() == -1 ? 6379 : u.getPort(), user, pass, db);
+        return new ExternalServer(uri.trim(), u.host(), u.port(), u.username(), u.password(), u.database());
     }
 
     /** The URI as given: what clients connect to. */
@@ -122,43 +87,18 @@ public final class ExternalServer implements ServerProcess {
     }
 
     private UnsupportedOperationException unsupported(String what) {
-        return new UnsupportedOperationException(what + " of external node " + redact(uri)
+        return new UnsupportedOperationException(what + " of external node " + RedisUri.redact(uri)
                 + ": the harness did not start it and has no control over its process");
     }
 
     @Override
     public String command(String... args) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(host, port), 2000);
-            s.setSoTimeout(5000);
-            OutputStream out = s.getOutputStream();
-            InputStream in = s.getInputStream();
-            int setup = 0;
-            if (password != null) {
-                Resp.write(out, user == null ? new String[] {"AUTH", password} : new String[] {"AUTH", user, password});
-                setup++;
-            }
-            if (db != 0) {
-                Resp.write(out, "SELECT", Integer.toString(db));
-                setup++;
-            }
-            Resp.write(out, args);
-            out.flush();
-            for (int i = 0; i < setup; i++) {
-                String r = Resp.read(in);
-                if (r.startsWith("ERR:")) throw new IOException("AUTH/SELECT refused: " + r);
-            }
-            return Resp.read(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException("command " + args[0] + " on external node " + redact(uri) + " failed", e);
+        try {
+            return Resp.command(host, port, user, password, db, args);
+        } catch (UncheckedIOException e) {
+            throw new UncheckedIOException("command " + args[0] + " on external node " + RedisUri.redact(uri) + " failed",
+                    e.getCause());
         }
-    }
-
-    @Override
-    public List<String> keys(String pattern) {
-        String reply = command("KEYS", pattern);
-        if (reply.isEmpty()) return List.of();
-        return List.of(reply.split("\n"));
     }
 
     /** Nothing to stop: the node is not the harness's. */
@@ -169,15 +109,7 @@ public final class ExternalServer implements ServerProcess {
 
     @Override
     public String toString() {
-        return "ExternalServer[" + redact(uri) + "]";
+        return "ExternalServer[" + RedisUri.redact(uri) + "]";
     }
 
-    /** The URI without its password. */
-    static String redact(String uri) {
-        return uri.replaceFirst("//([^@/]*):[^@/]*@", "//$1:***@").replaceFirst("//([^:@/]+)@", "//***@");
-    }
-
-    private static String decode(String s) {
-        return URLDecoder.decode(s, StandardCharsets.UTF_8);
-    }
 }

@@ -1,58 +1,40 @@
 package dev.redlock.chaos.cluster;
 
-import dev.redlock.testkit.Resp;
 import dev.redlock.testkit.RedisBinary;
+import dev.redlock.testkit.RedisNode;
+import dev.redlock.testkit.RedisProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A redis-server under libfaketime whose clock the nemesis can move while it runs: started with
  * {@code LD_PRELOAD=libfaketime.so.1}, {@code FAKETIME_TIMESTAMP_FILE=<file>} and {@code FAKETIME_NO_CACHE=1}, so
- * rewriting the file ("+2.5 x1.0": offset in seconds, rate) takes effect at once. Managed by pid like the testkit's
- * nodes. Works with the embedded-redis 6.2 binary; Debian's redis-server 7.0 aborts at start under libfaketime, in
- * which case {@link #start} throws and the caller falls back to the simulated clock.
+ * rewriting the file ("+2.5 x1.0": offset in seconds, rate) takes effect at once. The process is the testkit's
+ * {@link RedisNode} with that environment; this class adds the clock. Works with the embedded-redis 6.2 binary;
+ * Debian's redis-server 7.0 aborts at start under libfaketime, in which case {@link #start} throws and the caller
+ * falls back to the simulated clock.
  */
-public final class FaketimeServer implements ServerProcess {
+public final class FaketimeServer implements RedisProcess {
     private static final List<String> CANDIDATES = List.of(
             "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
             "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
             "/usr/lib/faketime/libfaketime.so.1",
             "/usr/local/lib/faketime/libfaketime.so.1");
 
-    private static final java.util.Set<FaketimeServer> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> List.copyOf(LIVE).forEach(FaketimeServer::close),
-                "faketime-node-reaper"));
-    }
-
-    private final Path lib;
-    private volatile Path binary = RedisBinary.path();
-    private final int port;
-    private final boolean aof;
-    private final Path dir;
+    private final RedisNode node;
     private final Path control;
-    private volatile Process process;
-    private volatile boolean paused;
-    private double offsetSeconds;
-    private double rate = 1.0;
-    private volatile long startedNanos;
+    private double offsetSeconds;      // guarded by this
+    private double rate = 1.0;         // guarded by this
 
-    private FaketimeServer(Path lib, int port, boolean aof, Path dir) {
-        this.lib = lib;
-        this.port = port;
-        this.aof = aof;
-        this.dir = dir;
-        this.control = dir.resolve("faketime.rc");
+    private FaketimeServer(RedisNode node, Path control) {
+        this.node = node;
+        this.control = control;
     }
 
     /** libfaketime: {@code $FAKETIME_LIB}, else the usual install paths; null when none is installed. */
@@ -82,53 +64,60 @@ public final class FaketimeServer implements ServerProcess {
     }
 
     /**
-     * Starts a node under the libfaketime at {@code lib} on a free port.
+     * Starts a node under the libfaketime at {@code lib} on a free port: with the configured redis-server, else
+     * (Debian's 7.0 build aborts under libfaketime) with the embedded 6.2 binary.
      *
      * @throws IllegalStateException when {@code lib} is null or the node does not come up under it
      */
     public static FaketimeServer start(Path lib, boolean aof) {
         if (lib == null) throw new IllegalStateException("libfaketime not installed (set FAKETIME_LIB or install faketime)");
+        Path control;
         try {
-            int port = Toxiproxy.freePort();
-            Path dir = Files.createTempDirectory("redis-faketime-" + port + "-");
-            FaketimeServer s = new FaketimeServer(lib, port, aof, dir);
-            s.writeControl();
-            LIVE.add(s);
-            if (!s.launch()) {
-                // Debian's 7.0 build aborts under libfaketime (jemalloc); the embedded 6.2 binary does not
-                Path first = s.binary;
-                Path bundled = null;
-                try {
-                    bundled = RedisBinary.embedded();
-                } catch (RuntimeException e) {
-                    // no bundled binary on this platform
-                }
-                if (bundled == null || bundled.equals(first)) {
-                    s.close();
-                    throw new IllegalStateException("redis-server did not start under libfaketime (" + lib + ")");
-                }
-                s.binary = bundled;
-                if (!s.launch()) {
-                    s.close();
-                    throw new IllegalStateException("neither " + first + " nor the embedded 6.2 binary started under "
-                            + "libfaketime (" + lib + ")");
-                }
-            }
-            return s;
+            control = Files.createTempFile("redis-faketime-", ".rc");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        writeControl(control, 0, 1.0);
+        RedisNode.Builder b = RedisNode.builder().aof(aof)
+                .env("LD_PRELOAD", lib.toString())
+                .env("FAKETIME_TIMESTAMP_FILE", control.toString())
+                .env("FAKETIME_NO_CACHE", "1")
+                .env("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+        try {
+            return new FaketimeServer(b.start(), control);
+        } catch (IllegalStateException first) {
+            Path bundled = null;
+            try {
+                bundled = RedisBinary.embedded();
+            } catch (RuntimeException e) {
+                // no bundled binary on this platform
+            }
+            try {
+                if (bundled == null || bundled.equals(RedisBinary.path())) {
+                    throw new IllegalStateException("redis-server did not start under libfaketime (" + lib + ")", first);
+                }
+                try {
+                    return new FaketimeServer(b.binary(bundled).start(), control);
+                } catch (IllegalStateException second) {
+                    throw new IllegalStateException("neither " + RedisBinary.path() + " nor the embedded 6.2 binary "
+                            + "started under libfaketime (" + lib + ")", second);
+                }
+            } catch (IllegalStateException e) {
+                deleteQuietly(control);
+                throw e;
+            }
+        }
     }
 
-    /** The redis-server executable this node runs (the PATH one, or the embedded 6.2 binary as the fallback). */
+    /** The redis-server executable this node runs (the configured one, or the embedded 6.2 binary as the fallback). */
     public Path binary() {
-        return binary;
+        return node.binary();
     }
 
     /** Moves the clock by {@code d} from now on (forward; a negative {@code d} sets it back). */
     public synchronized void jump(Duration d) {
         offsetSeconds += d.toNanos() / 1e9;
-        writeControl();
+        writeControl(control, offsetSeconds, rate);
     }
 
     /**
@@ -137,157 +126,55 @@ public final class FaketimeServer implements ServerProcess {
      * the node's clock continuous.
      */
     public synchronized void rate(double r) {
-        double elapsed = (System.nanoTime() - startedNanos) / 1e9;
+        double elapsed = (System.nanoTime() - node.startedNanos()) / 1e9;
         offsetSeconds -= elapsed * (r - rate);
         rate = r;
-        writeControl();
+        writeControl(control, offsetSeconds, rate);
     }
 
-    private synchronized void writeControl() {
+    private static void writeControl(Path control, double offsetSeconds, double rate) {
         String spec = String.format(Locale.ROOT, "%+.3f x%.4f%n", offsetSeconds, rate);
         try {
-            Path tmp = dir.resolve("faketime.rc.tmp");
+            Path tmp = control.resolveSibling(control.getFileName() + ".tmp");
             Files.writeString(tmp, spec);
-            Files.move(tmp, control, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, control, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private boolean launch() throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(binary.toString(), "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--protected-mode", "no", "--daemonize", "no", "--dir", dir.toString(),
-                "--save", "", "--logfile", "", "--loglevel", "warning"));
-        cmd.addAll(aof ? List.of("--appendonly", "yes", "--appendfsync", "always") : List.of("--appendonly", "no"));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log").toFile()));
-        pb.environment().put("LD_PRELOAD", lib.toString());
-        pb.environment().put("FAKETIME_TIMESTAMP_FILE", control.toString());
-        pb.environment().put("FAKETIME_NO_CACHE", "1");
-        pb.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
-        writeControl();
-        startedNanos = System.nanoTime();
-        Process p = pb.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline) {
-            if (!p.isAlive()) return false;
-            try {
-                if (call("PING").equals("PONG")) {
-                    process = p;
-                    return true;
-                }
-            } catch (UncheckedIOException e) {
-                // not yet
-            }
-            Toxiproxy.sleep(10);
-        }
-        p.destroyForcibly();
-        return false;
-    }
-
-    @Override public int port() { return port; }
-
-    @Override
-    public long pid() {
-        Process p = process;
-        return p != null && p.isAlive() ? p.pid() : -1;
-    }
-
-    @Override
-    public boolean isRunning() {
-        Process p = process;
-        return p != null && p.isAlive();
-    }
-
-    @Override public boolean isPaused() { return paused; }
-
-    @Override public boolean persistent() { return aof; }
-
-    @Override
-    public void kill() {
-        Process p = process;
-        if (p == null) return;
-        if (paused) signal("CONT");
-        paused = false;
-        p.destroyForcibly();
+    private static void deleteQuietly(Path p) {
         try {
-            p.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // temp file, best effort
         }
-        process = null;
     }
 
+    @Override public int port() { return node.port(); }
+    @Override public long pid() { return node.pid(); }
+    @Override public boolean isRunning() { return node.isRunning(); }
+    @Override public boolean isPaused() { return node.isPaused(); }
+    @Override public boolean persistent() { return node.persistent(); }
+    @Override public void kill() { node.kill(); }
+    @Override public void pause() { node.pause(); }
+    @Override public void resume() { node.resume(); }
+    @Override public String command(String... args) { return node.command(args); }
+
+    /** Starts again on the same port, under the clock as it is now (offset and rate kept). */
     @Override
     public void restart() {
-        if (isRunning()) throw new IllegalStateException("node on port " + port + " is still running");
-        try {
-            if (!launch()) throw new IllegalStateException("redis-server did not come back on port " + port);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    @Override
-    public void pause() {
-        signal("STOP");
-        paused = true;
-    }
-
-    @Override
-    public void resume() {
-        if (paused) signal("CONT");
-        paused = false;
-    }
-
-    @Override
-    public String command(String... args) {
-        return call(args);
-    }
-
-    @Override
-    public List<String> keys(String pattern) {
-        String r = call("KEYS", pattern);
-        return r.isEmpty() ? List.of() : List.of(r.split("\n"));
+        node.restart();
     }
 
     @Override
     public void close() {
-        kill();
-        LIVE.remove(this);
-        try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | UncheckedIOException ignored) {
-            // temp dir, best effort
-        }
-    }
-
-    private void signal(String sig) {
-        long pid = pid();
-        if (pid < 0) return;
-        try {
-            new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start().waitFor(5, TimeUnit.SECONDS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private String call(String... args) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-            s.setSoTimeout(5000);
-            Resp.write(s.getOutputStream(), args);
-            return Resp.read(s.getInputStream());
-        } catch (IOException e) {
-            throw new UncheckedIOException("command " + args[0] + " on port " + port + " failed", e);
-        }
+        node.close();
+        deleteQuietly(control);
     }
 
     @Override
-    public String toString() {
-        return "FaketimeServer[127.0.0.1:" + port + ", pid=" + pid() + ", offset=" + offsetSeconds + "s, rate=" + rate + "]";
+    public synchronized String toString() {
+        return "FaketimeServer[127.0.0.1:" + port() + ", pid=" + pid() + ", offset=" + offsetSeconds + "s, rate=" + rate + "]";
     }
 }

@@ -1,6 +1,9 @@
 package dev.redlock.chaos.cluster;
 
 import dev.redlock.chaos.proxy.ToxiproxyServer;
+import dev.redlock.testkit.Executables;
+import dev.redlock.testkit.Ports;
+import dev.redlock.testkit.Sleep;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -93,7 +96,7 @@ public final class Toxiproxy implements AutoCloseable {
             if (forced.equals("env")) throw new IllegalStateException("chaos.toxiproxy=env but TOXIPROXY_URL is not set");
         }
         if (forced.equals("auto") || forced.equals("binary")) {
-            Path bin = onPath("toxiproxy-server");
+            Path bin = Executables.onPath("toxiproxy-server");
             if (bin != null) {
                 try {
                     return startBinary(bin, skipped);
@@ -110,7 +113,7 @@ public final class Toxiproxy implements AutoCloseable {
             String why = ContainerToxiproxy.whyUnavailable(Duration.ofSeconds(10));
             if (why == null) {
                 try {
-                    ContainerToxiproxy c = ContainerToxiproxy.start(freePort());
+                    ContainerToxiproxy c = ContainerToxiproxy.start(Ports.free());
                     return new Toxiproxy(Kind.CONTAINER, "testcontainers " + c.image() + " (host network)", skipped,
                             "127.0.0.1", c.apiPort(), c);
                 } catch (RuntimeException e) {
@@ -160,7 +163,7 @@ public final class Toxiproxy implements AutoCloseable {
     }
 
     private static Toxiproxy startBinary(Path bin, List<String> skipped) {
-        int port = freePort();
+        int port = Ports.free();
         Process p;
         try {
             Path logFile = Files.createTempFile("toxiproxy-server-", ".log");
@@ -182,7 +185,7 @@ public final class Toxiproxy implements AutoCloseable {
                 t.client.version();
                 return t;
             } catch (IOException e) {
-                sleep(20);
+                Sleep.millis(20);
             }
         }
         t.close();
@@ -235,33 +238,5 @@ public final class Toxiproxy implements AutoCloseable {
     @Override
     public String toString() {
         return "Toxiproxy[" + mode + "]";
-    }
-
-    static Path onPath(String name) {
-        String path = System.getenv("PATH");
-        if (path == null) return null;
-        for (String dir : path.split(java.io.File.pathSeparator)) {
-            if (dir.isEmpty()) continue;
-            Path candidate = Path.of(dir, name);
-            if (Files.isExecutable(candidate)) return candidate;
-        }
-        return null;
-    }
-
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }

@@ -2,10 +2,10 @@ package dev.redlock.chaos.nemesis;
 
 import dev.redlock.chaos.cluster.ChaosCluster;
 import dev.redlock.chaos.cluster.FaketimeServer;
-import dev.redlock.chaos.cluster.ServerProcess;
 import dev.redlock.chaos.history.FaultWindow;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.workload.Resource;
+import dev.redlock.testkit.RedisProcess;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.Toxic;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
@@ -178,7 +178,7 @@ public final class Nemesis implements AutoCloseable {
     /** kill -9 now; healing restarts the node (so a delayed restart is: kill, wait, close). */
     public FaultHandle kill(int node) {
         if (skipping("kill", "node " + node)) return noop("kill", "node " + node);
-        ServerProcess n = cluster.node(node);
+        RedisProcess n = cluster.node(node);
         long start = History.now();
         n.kill();
         return open("kill", "kill -9 node " + node + (n.persistent() ? " (AOF always)" : " (no persistence)")
@@ -195,7 +195,7 @@ public final class Nemesis implements AutoCloseable {
     /** SIGSTOP; healing sends SIGCONT. */
     public FaultHandle pause(int node) {
         if (skipping("pause", "node " + node)) return noop("pause", "node " + node);
-        ServerProcess n = cluster.node(node);
+        RedisProcess n = cluster.node(node);
         long start = History.now();
         n.pause();
         return open("pause", "SIGSTOP node " + node + ", SIGCONT on heal", new int[] {node}, List.of(), true, start,
@@ -207,7 +207,7 @@ public final class Nemesis implements AutoCloseable {
      * proxy of the node, in every proxy set, is re-pointed to it (Toxiproxy closes the proxies' open connections,
      * as a failover behind a stable address does). Not undone on heal: a failover is not rolled back.
      */
-    public void failover(int node, ServerProcess replica) {
+    public void failover(int node, RedisProcess replica) {
         if (skipping("failover", "node " + node)) return;
         long start = History.now();
         replica.command("REPLICAOF", "NO", "ONE");
@@ -259,7 +259,7 @@ public final class Nemesis implements AutoCloseable {
         Thread watcher = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 try {
-                    ServerProcess n = cluster.node(node);
+                    RedisProcess n = cluster.node(node);
                     if (n.isRunning() && !n.isPaused()) {
                         for (String k : lockKeys(n)) {
                             String v = n.command("GET", k);
@@ -393,7 +393,7 @@ public final class Nemesis implements AutoCloseable {
         return h;
     }
 
-    private List<String> lockKeys(ServerProcess n) {
+    private List<String> lockKeys(RedisProcess n) {
         List<String> out = new ArrayList<>();
         for (String k : n.keys(keyPrefix + "*")) {
             if (!k.startsWith(keyPrefix + "__") && !k.startsWith(keyPrefix + "warmup")) out.add(k);
@@ -402,7 +402,7 @@ public final class Nemesis implements AutoCloseable {
     }
 
     private void shortenKeys(int node, LongUnaryOperator newTtl) {
-        ServerProcess n = cluster.node(node);
+        RedisProcess n = cluster.node(node);
         for (String k : lockKeys(n)) {
             long pttl = Long.parseLong(n.command("PTTL", k));
             if (pttl > 0) n.command("PEXPIRE", k, Long.toString(newTtl.applyAsLong(pttl)));

@@ -1,9 +1,9 @@
 package dev.redlock.chaos.oracle;
 
 import dev.redlock.chaos.cluster.ExternalServer;
-import dev.redlock.chaos.cluster.ServerProcess;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.history.NodeSample;
+import dev.redlock.testkit.RedisProcess;
 import dev.redlock.testkit.Resp;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -43,7 +43,7 @@ public final class NodeSampler implements AutoCloseable {
     /** How long one reading may wait for a node (a paused node answers when it wakes up). */
     private static final int READ_TIMEOUT_MS = 5_000;
 
-    private final IntFunction<ServerProcess> node;
+    private final IntFunction<RedisProcess> node;
     private final int count;
     private final String key;
     private final History history;
@@ -58,7 +58,7 @@ public final class NodeSampler implements AutoCloseable {
      * @param key      the lock key to watch
      * @param interval time between two readings of one node
      */
-    public NodeSampler(IntFunction<ServerProcess> nodes, int count, String key, History history, Duration interval) {
+    public NodeSampler(IntFunction<RedisProcess> nodes, int count, String key, History history, Duration interval) {
         this.node = nodes;
         this.count = count;
         this.key = key;
@@ -81,12 +81,12 @@ public final class NodeSampler implements AutoCloseable {
 
     private void loop(int n) {
         Probe probe = null;
-        ServerProcess reading = null;
+        RedisProcess reading = null;
         long next = History.now();
         while (!stopped) {
             long sent = History.now();
             try {
-                ServerProcess target = node.apply(n);
+                RedisProcess target = node.apply(n);
                 if (probe != null && target != reading) {   // failed over: read the process the clients reach now
                     probe.close();
                     probe = null;
@@ -137,7 +137,7 @@ public final class NodeSampler implements AutoCloseable {
 
         void close();
 
-        static Probe open(ServerProcess n) throws IOException {
+        static Probe open(RedisProcess n) throws IOException {
             if (n instanceof ExternalServer ext) {
                 return new Probe() {
                     @Override

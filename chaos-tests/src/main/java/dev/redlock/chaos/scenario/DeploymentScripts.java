@@ -5,7 +5,6 @@ import dev.redlock.RedlockConfig;
 import dev.redlock.RedlockException;
 import dev.redlock.chaos.cluster.ChaosCluster;
 import dev.redlock.chaos.cluster.FaketimeServer;
-import dev.redlock.chaos.cluster.ServerProcess;
 import dev.redlock.chaos.history.Event;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.nemesis.ClockMode;
@@ -13,6 +12,8 @@ import dev.redlock.chaos.nemesis.FaultHandle;
 import dev.redlock.chaos.workload.Held;
 import dev.redlock.chaos.workload.Reads;
 import dev.redlock.chaos.workload.WorkloadClient;
+import dev.redlock.testkit.RedisProcess;
+import dev.redlock.testkit.Sleep;
 import eu.rekawek.toxiproxy.Proxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -59,7 +60,7 @@ final class DeploymentScripts {
                         + "majority killed -9 right after the acknowledged acquire and restarted at once; guard on",
                         Expectation.SAFE, guarded.withAof(true),
                         ctx -> {
-                            for (ServerProcess n : ctx.cluster().nodes()) n.command("CONFIG", "SET", "appendfsync", "everysec");
+                            for (RedisProcess n : ctx.cluster().nodes()) n.command("CONFIG", "SET", "appendfsync", "everysec");
                             ctx.history().note("every node: appendonly yes, appendfsync everysec");
                             Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, false);
                         }, RESTART.withFixed(Scenarios.RESTART_ROUNDS, Knob.TTL, Knob.RESTART_QUARANTINE)),
@@ -117,7 +118,7 @@ final class DeploymentScripts {
                 a.write(h, a.read());
                 a.release(h);
             }
-            ServerProcess victim = ctx.cluster().node(v);
+            RedisProcess victim = ctx.cluster().node(v);
             victim.command("SAVE");
             ctx.history().note("round " + round + ": snapshot of node " + v + " taken (SAVE)");
             for (int i = 0; i < 2; i++) {   // tokens after the snapshot, on the majority only
@@ -171,10 +172,10 @@ final class DeploymentScripts {
             b.write(later, b.read());
             b.release(later);
         }
-        ScenarioContext.sleep(Duration.ofMillis(50));
+        Sleep.of(Duration.ofMillis(50));
     }
 
-    private static String runId(ServerProcess node) {
+    private static String runId(RedisProcess node) {
         String info = node.command("INFO", "server");
         int i = info.indexOf("run_id:");
         return info.substring(i + 7, i + 47);
@@ -194,7 +195,7 @@ final class DeploymentScripts {
         int n = ctx.settings().nodes();
         int v = rnd.nextInt(n);
         int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
-        ServerProcess replica = ChaosCluster.plainNode(false);
+        RedisProcess replica = ChaosCluster.plainNode(false);
         Proxy link = null;
         try {
             link = ctx.cluster().toxiproxy().client().createProxy("rl-repl-" + replica.port(),
@@ -237,7 +238,7 @@ final class DeploymentScripts {
 
     /** Every node: volatile-lru with maxmemory a little above what it uses now. */
     private static void evictingNodes(ScenarioContext ctx) {
-        for (ServerProcess n : ctx.cluster().nodes()) {
+        for (RedisProcess n : ctx.cluster().nodes()) {
             long used = Long.parseLong(info(n, "memory", "used_memory"));
             n.command("CONFIG", "SET", "maxmemory-policy", "volatile-lru");
             n.command("CONFIG", "SET", "maxmemory", Long.toString(used + 4 * 1024 * 1024));
@@ -245,7 +246,7 @@ final class DeploymentScripts {
         ctx.history().note("every node: maxmemory-policy volatile-lru, maxmemory = used + 4 MB");
     }
 
-    private static String info(ServerProcess n, String section, String field) {
+    private static String info(RedisProcess n, String section, String field) {
         for (String line : n.command("INFO", section).split("\r?\n")) {
             if (line.startsWith(field + ":")) return line.substring(field.length() + 1).trim();
         }
@@ -289,7 +290,7 @@ final class DeploymentScripts {
     }
 
     /** SETs 100 kB values without a TTL on {@code node} until {@code key} is evicted (or OOM), then deletes them. */
-    private static boolean fillUntilEvicted(ServerProcess node, String key) {
+    private static boolean fillUntilEvicted(RedisProcess node, String key) {
         String value = "x".repeat(100 * 1024);
         int i = 0;
         try {
@@ -418,7 +419,7 @@ final class DeploymentScripts {
                     ctx.check("round " + round + ": the restarted node refuses C at first (quarantine)",
                             c.tryAcquire(ctx.ttl()).isEmpty(), "");
                 }
-                ScenarioContext.sleep(ctx.settings().restartQuarantine().plusMillis(100));
+                Sleep.of(ctx.settings().restartQuarantine().plusMillis(100));
             }
             try (FaultHandle onlyVAndO = ctx.nemesis().cut(set, majorityButV)) {
                 Held hc = Scripts.must(c.acquire(ctx.ttl(), History.now() + SETUP.toNanos(), new Random(rnd.nextLong()),
@@ -430,7 +431,7 @@ final class DeploymentScripts {
             } finally {
                 c.close();
             }
-            ScenarioContext.sleep(Duration.ofMillis(50));
+            Sleep.of(Duration.ofMillis(50));
         }
     }
 
@@ -468,7 +469,7 @@ final class DeploymentScripts {
                 ctx.nemesis().killAndRestart(v);
                 ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
                 e.tryAcquire(laxTtl).ifPresent(e::release);   // no quorum: v is new, A holds two nodes
-                ScenarioContext.sleep(laxTtl.plusMillis(50));   // the lax group's quarantine on v has passed
+                Sleep.of(laxTtl.plusMillis(50));   // the lax group's quarantine on v has passed
                 ctx.history().note("round " + round + ": node " + v + " restarted, first asked by E "
                         + (laxTtl.toMillis() + 50) + " ms ago; A (2 s quarantine) holds on "
                         + Arrays.toString(ctx.lockValues().toArray()));

@@ -6,6 +6,7 @@ import dev.redlock.chaos.history.NodeSample;
 import dev.redlock.chaos.nemesis.FaultHandle;
 import dev.redlock.chaos.workload.Held;
 import dev.redlock.chaos.workload.WorkloadClient;
+import dev.redlock.testkit.Sleep;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import java.time.Duration;
 import java.util.HashMap;
@@ -68,10 +69,10 @@ final class LateGrantScripts {
             for (int round = 0; round < 40 && lateSeen == 0; round++) {
                 Optional<Held> h = a.tryAcquire(ctx.ttl());
                 h.ifPresent(a::release);
-                ScenarioContext.sleep(ms(60));
+                Sleep.of(ms(60));
                 lateSeen = grantsAfterRelease(ctx.history(), v);
             }
-            ScenarioContext.sleep(ms(300));   // the acquires still in transit land
+            Sleep.of(ms(300));   // the acquires still in transit land
             lateSeen = grantsAfterRelease(ctx.history(), v);
         }
         // on a transport that keeps one node's commands in order (the library's own) the release always follows
@@ -86,7 +87,7 @@ final class LateGrantScripts {
         }
         long failed = failedAcquires(ctx.history()) - failedBefore;
         ctx.check("rounds failed while node " + w + " slept", failed == 3, failed + " of 3 failed");
-        ScenarioContext.sleep(OBSERVE_AFTER_HEAL);
+        Sleep.of(OBSERVE_AFTER_HEAL);
         Optional<Held> after = ctx.acquireWithin(a, ms(1000));
         ctx.check("the lock is free again after the late grants", after.isPresent(), "");
         after.ifPresent(a::release);

@@ -1,7 +1,6 @@
 package dev.redlock.chaos.scenario;
 
 import dev.redlock.chaos.cluster.ChaosCluster;
-import dev.redlock.chaos.cluster.ServerProcess;
 import dev.redlock.chaos.history.Event;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.nemesis.Nemesis;
@@ -9,6 +8,8 @@ import dev.redlock.chaos.workload.Held;
 import dev.redlock.chaos.workload.Resource;
 import dev.redlock.chaos.workload.Workload;
 import dev.redlock.chaos.workload.WorkloadClient;
+import dev.redlock.testkit.RedisProcess;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +40,7 @@ public final class ScenarioContext {
     private final Random random;
     private final List<Check> checks = new CopyOnWriteArrayList<>();
     /** Nodes failed over to another process (the clients' proxies point at it now). */
-    private final Map<Integer, ServerProcess> failedOver = new ConcurrentHashMap<>();
+    private final Map<Integer, RedisProcess> failedOver = new ConcurrentHashMap<>();
 
     ScenarioContext(Settings settings, ChaosCluster cluster, Nemesis nemesis, History history, Resource resource,
                     List<WorkloadClient> clients, String keyPrefix) {
@@ -76,12 +77,12 @@ public final class ScenarioContext {
      * The process the clients reach as node {@code i}: the node itself, or the process it was
      * {@linkplain #failedOver failed over} to. The ground truth reads this one.
      */
-    public ServerProcess servedBy(int i) {
+    public RedisProcess servedBy(int i) {
         return failedOver.getOrDefault(i, cluster.node(i));
     }
 
     /** Records that node {@code i}'s proxies now lead to {@code to} (after {@code Nemesis.failover}). */
-    public void failedOver(int i, ServerProcess to) {
+    public void failedOver(int i, RedisProcess to) {
         failedOver.put(i, to);
     }
 
@@ -152,18 +153,9 @@ public final class ScenarioContext {
         long deadline = History.now() + max.toNanos();
         while (!condition.getAsBoolean()) {
             if (History.now() >= deadline) return false;
-            sleep(Duration.ofMillis(2));
+            Sleep.of(Duration.ofMillis(2));
         }
         return true;
-    }
-
-    public static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 
     /**
@@ -173,7 +165,7 @@ public final class ScenarioContext {
     public List<String> lockValues() {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < cluster.size(); i++) {
-            ServerProcess n = servedBy(i);
+            RedisProcess n = servedBy(i);
             out.add(n.isRunning() && !n.isPaused() ? n.command("GET", lockKey()) : "?");
         }
         return out;

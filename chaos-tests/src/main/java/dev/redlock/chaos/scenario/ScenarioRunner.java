@@ -6,7 +6,6 @@ import dev.redlock.chaos.checker.Result;
 import dev.redlock.chaos.checker.Validity;
 import dev.redlock.chaos.cluster.ChaosCluster;
 import dev.redlock.chaos.cluster.FaketimeServer;
-import dev.redlock.chaos.cluster.ServerProcess;
 import dev.redlock.chaos.cluster.Toxiproxy;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.nemesis.ClockMode;
@@ -14,6 +13,7 @@ import dev.redlock.chaos.nemesis.Nemesis;
 import dev.redlock.chaos.oracle.NodeSampler;
 import dev.redlock.chaos.workload.Resource;
 import dev.redlock.chaos.workload.WorkloadClient;
+import dev.redlock.testkit.RedisProcess;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.security.SecureRandom;
@@ -95,7 +95,7 @@ public final class ScenarioRunner {
         History history = new History(st.nodes(), st.quorum());
         String[] clockMode = {"none"};
         ClockMode mode = ClockMode.SIMULATED_TTL;
-        IntFunction<ServerProcess> factory = i -> startNode(st.aof());
+        IntFunction<RedisProcess> factory = i -> startNode(st.aof());
         if (st.clockNode() >= 0) {
             if (external) {
                 clockMode[0] = "simulated-ttl (external nodes)";
@@ -253,12 +253,12 @@ public final class ScenarioRunner {
 
     /** Deletes every key under {@code chaos:} on every node (through the node's proxy). */
     private static void deleteLockKeys(ChaosCluster cluster) {
-        for (ServerProcess n : cluster.nodes()) {
+        for (RedisProcess n : cluster.nodes()) {
             for (String k : n.keys(KEY_PREFIX + "*")) n.command("DEL", k);
         }
     }
 
-    private static ServerProcess startNode(boolean aof) {
+    private static RedisProcess startNode(boolean aof) {
         return ChaosCluster.plainNode(aof);
     }
 }

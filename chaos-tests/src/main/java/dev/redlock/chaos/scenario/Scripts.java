@@ -8,6 +8,7 @@ import dev.redlock.chaos.nemesis.Nemesis;
 import dev.redlock.chaos.workload.Held;
 import dev.redlock.chaos.workload.Reads;
 import dev.redlock.chaos.workload.WorkloadClient;
+import dev.redlock.testkit.Sleep;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,14 +58,14 @@ final class Scripts {
             ctx.runWorkload(total);
             return null;
         });
-        ScenarioContext.sleep(Duration.ofMillis(400));
+        Sleep.of(Duration.ofMillis(400));
         long twoStart, threeStart, threeEnd;
         try (FaultHandle cut = nem.cut(order[0]); FaultHandle reset = nem.resetPeer(ChaosCluster.MAIN, order[1])) {
             twoStart = History.now();
-            ScenarioContext.sleep(phase);
+            Sleep.of(phase);
             try (FaultHandle hole = nem.blackhole(ChaosCluster.MAIN, order[2])) {
                 threeStart = History.now();
-                ScenarioContext.sleep(phase);
+                Sleep.of(phase);
                 threeEnd = History.now();
             }
         }
@@ -132,7 +133,7 @@ final class Scripts {
                 if (down != null) {
                     // the delayed restart: only once every lease the node could have held has expired
                     long wait = ha.acquiredNanos() + ttl.toNanos() - History.now();
-                    if (wait > 0) ScenarioContext.sleep(Duration.ofNanos(wait).plusMillis(20));
+                    if (wait > 0) Sleep.of(Duration.ofNanos(wait).plusMillis(20));
                     down.close();
                     down = null;
                     ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
@@ -146,7 +147,7 @@ final class Scripts {
             } finally {
                 if (down != null) down.close();
             }
-            ScenarioContext.sleep(Duration.ofMillis(50));
+            Sleep.of(Duration.ofMillis(50));
         }
     }
 
@@ -176,7 +177,7 @@ final class Scripts {
             else a.noteLost(ha, "validity ran out before the write");
             a.release(ha);
             hb.ifPresent(b::release);
-            ScenarioContext.sleep(Duration.ofMillis(50));
+            Sleep.of(Duration.ofMillis(50));
         }
     }
 
@@ -207,7 +208,7 @@ final class Scripts {
                 }
                 a.release(ha);
                 hb.ifPresent(b::release);
-                ScenarioContext.sleep(Duration.ofMillis(50));
+                Sleep.of(Duration.ofMillis(50));
             }
         }
     }
@@ -313,12 +314,12 @@ final class Scripts {
             ctx.runWorkload(total);
             return null;
         });
-        ScenarioContext.sleep(Duration.ofMillis(600));
+        Sleep.of(Duration.ofMillis(600));
         long start, end;
         try (FaultHandle up = nem.latency(ChaosCluster.MAIN, ToxicDirection.UPSTREAM, oneWay, Duration.ZERO, all);
              FaultHandle down = nem.latency(ChaosCluster.MAIN, ToxicDirection.DOWNSTREAM, oneWay, Duration.ZERO, all)) {
             start = History.now();
-            ScenarioContext.sleep(phase);
+            Sleep.of(phase);
             end = History.now();
         }
         ScenarioContext.join(load, total.plus(Duration.ofSeconds(20)));
@@ -418,14 +419,14 @@ final class Scripts {
             return null;
         });
         List<long[]> windows = new ArrayList<>();
-        ScenarioContext.sleep(Duration.ofMillis(500));
+        Sleep.of(Duration.ofMillis(500));
         for (int i = 0; i < 2; i++) {
             try (FaultHandle stop = nem.pause(order[i])) {
                 long s = History.now();
-                ScenarioContext.sleep(pause);
+                Sleep.of(pause);
                 windows.add(new long[] {s, History.now()});
             }
-            ScenarioContext.sleep(Duration.ofMillis(400));
+            Sleep.of(Duration.ofMillis(400));
         }
         ScenarioContext.join(load, total.plus(Duration.ofSeconds(20)));
         long ok = 0;
@@ -481,7 +482,7 @@ final class Scripts {
                     int tries = 1;
                     long until = start + Duration.ofSeconds(15).toNanos();
                     while (h.isEmpty() && History.now() < until) {
-                        ScenarioContext.sleep(Duration.ofMillis(20 + rnd.nextInt(80)));
+                        Sleep.of(Duration.ofMillis(20 + rnd.nextInt(80)));
                         h = c.tryAcquire(ctx.ttl());
                         tries++;
                     }

@@ -3,6 +3,7 @@ package dev.redlock.chaos.scenario;
 import dev.redlock.chaos.cluster.ChaosCluster;
 import dev.redlock.chaos.history.Write;
 import dev.redlock.chaos.nemesis.FaultHandle;
+import dev.redlock.testkit.Sleep;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ final class SoakScripts {
         int spare = n - ctx.settings().quorum();
         int episodes = 0;
         while (System.nanoTime() < end && !load.isDone()) {
-            ScenarioContext.sleep(Duration.ofMillis(100 + rnd.nextInt(400)));
+            Sleep.of(Duration.ofMillis(100 + rnd.nextInt(400)));
             int[] nodes = Scripts.pickOthers(rnd, n, -1, 1 + rnd.nextInt(spare));
             Duration length = Duration.ofMillis(200 + rnd.nextInt(800));
             List<FaultHandle> open = new ArrayList<>();
@@ -63,12 +64,12 @@ final class SoakScripts {
                         restarted = true;
                     }
                 }
-                ScenarioContext.sleep(length);
+                Sleep.of(length);
             } finally {
                 for (FaultHandle h : open) h.close();
             }
             // a restarted node refuses to grant until its quarantine ends: it stays "out" until then
-            if (restarted) ScenarioContext.sleep(ctx.settings().restartQuarantine());
+            if (restarted) Sleep.of(ctx.settings().restartQuarantine());
             episodes++;
         }
         ScenarioContext.join(load, total.plus(Duration.ofSeconds(30)));

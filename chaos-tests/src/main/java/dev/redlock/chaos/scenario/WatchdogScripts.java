@@ -4,6 +4,7 @@ import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.nemesis.FaultHandle;
 import dev.redlock.chaos.workload.Held;
 import dev.redlock.chaos.workload.WorkloadClient;
+import dev.redlock.testkit.Sleep;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import java.time.Duration;
 import java.util.List;
@@ -101,7 +102,7 @@ final class WatchdogScripts {
                 bDone.countDown();
             }
             checkLostInTime(ctx, "round " + round + ": A", lostAt.get(), believedUntil.get());
-            ScenarioContext.sleep(ms(50));
+            Sleep.of(ms(50));
         }
     }
 
@@ -132,7 +133,7 @@ final class WatchdogScripts {
                 return true;
             }));
             if (!await(acquired, SETUP)) throw new IllegalStateException("scenario set-up failed: A could not acquire");
-            ScenarioContext.sleep(ctx.ttl().multipliedBy(3).dividedBy(4));   // two renewals (every ttl/3)
+            Sleep.of(ctx.ttl().multipliedBy(3).dividedBy(4));   // two renewals (every ttl/3)
             Optional<Held> hb;
             try (FaultHandle part = ctx.nemesis().cut("c" + a.id(), cut)) {
                 hb = b.acquire(ctx.ttl(), History.now() + ctx.ttl().multipliedBy(4).toNanos(), new Random(rnd.nextLong()),
@@ -147,7 +148,7 @@ final class WatchdogScripts {
             ScenarioContext.join(fa, Duration.ofSeconds(10));
             ctx.check("round " + round + ": B acquired once A's keys expired", hb.isPresent(), "");
             checkLostInTime(ctx, "round " + round + ": A", lostAt.get(), believedUntil.get());
-            ScenarioContext.sleep(ms(50));
+            Sleep.of(ms(50));
         }
     }
 
@@ -178,7 +179,7 @@ final class WatchdogScripts {
                 ctx.history().note(String.format("round %d: A believed %.0f ms after acquiring, %.0f ms after extending",
                         round, (believed1 - h1.acquiredNanos()) / 1e6, (believed2 - h2.acquiredNanos()) / 1e6));
             }
-            ScenarioContext.sleep(ms(50));
+            Sleep.of(ms(50));
         }
     }
 
@@ -194,7 +195,7 @@ final class WatchdogScripts {
             long asked = History.now();
             if (!c.isValid(h)) break;
             until.set(asked + h.lease().remainingValidity().toNanos());
-            ScenarioContext.sleep(ms(5));
+            Sleep.of(ms(5));
         }
         return until.get();
     }
@@ -205,7 +206,7 @@ final class WatchdogScripts {
         Optional<Boolean> r = Optional.empty();
         for (int i = 0; i < 10 && acquired.getCount() > 0; i++) {
             r = c.withLock(ttl, task);
-            if (acquired.getCount() > 0) ScenarioContext.sleep(ms(20));
+            if (acquired.getCount() > 0) Sleep.of(ms(20));
         }
         return r;
     }

@@ -2,6 +2,7 @@ package dev.redlock.chaos.workload;
 
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.history.Write;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,7 +38,7 @@ public final class Resource {
     /** Delays every later write of {@code client} by {@code latency} in transit (zero removes it). */
     public void setPathLatency(int client, Duration latency) {
         if (latency.isZero()) pathDelay.remove(client);
-        else pathDelay.put(client, () -> sleep(latency));
+        else pathDelay.put(client, () -> Sleep.of(latency));
     }
 
     /** Holds every later write of {@code client} in transit for as long as {@code delay} runs (null removes it). */
@@ -63,12 +64,4 @@ public final class Resource {
         return new Outcome(u, f);
     }
 
-    static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis(), (int) (d.toNanos() % 1_000_000));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
 }

@@ -1,6 +1,7 @@
 package dev.redlock.chaos.workload;
 
 import dev.redlock.chaos.history.History;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +83,6 @@ public final class Workload {
     private static void pause(Duration max, Random rnd) {
         long n = max.toNanos();
         if (n <= 0) return;
-        Resource.sleep(Duration.ofNanos((long) (rnd.nextDouble() * n)));
+        Sleep.of(Duration.ofNanos((long) (rnd.nextDouble() * n)));
     }
 }

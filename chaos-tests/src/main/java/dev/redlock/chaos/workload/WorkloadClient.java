@@ -1,7 +1,6 @@
 package dev.redlock.chaos.workload;
 
 import dev.redlock.Lease;
-import dev.redlock.LeaseOwnerValue;
 import dev.redlock.LeaseLostException;
 import dev.redlock.LockUnavailableException;
 import dev.redlock.Redlock;
@@ -9,6 +8,8 @@ import dev.redlock.RedlockConfig;
 import dev.redlock.RedlockException;
 import dev.redlock.chaos.history.Event;
 import dev.redlock.chaos.history.History;
+import dev.redlock.internal.RedlockInternals;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Random;
@@ -62,7 +63,7 @@ public final class WorkloadClient implements AutoCloseable {
                 redlock.acquire(name, ttl).release();
                 return;
             } catch (RedlockException e) {
-                Resource.sleep(Duration.ofMillis(20));
+                Sleep.of(Duration.ofMillis(20));
             }
         }
     }
@@ -109,7 +110,7 @@ public final class WorkloadClient implements AutoCloseable {
         synchronized (this) {
             owner = "c" + id + "#" + (++leases);
         }
-        history.ownerValue(owner, LeaseOwnerValue.of(lease));
+        history.ownerValue(owner, RedlockInternals.ownerValue(lease));
         history.append(Event.Type.OK, Event.Op.ACQUIRE, id, now, owner, token, validity, "");
         return new Held(lease, owner, token, now, validity);
     }
@@ -126,7 +127,7 @@ public final class WorkloadClient implements AutoCloseable {
             long delay = retryDelay.toNanos() + (jitter == 0 ? 0 : (long) ((rnd.nextDouble() * 2 - 1) * jitter));
             long left = untilNanos - History.now();
             if (left <= 0) break;
-            Resource.sleep(Duration.ofNanos(Math.max(0, Math.min(delay, left))));
+            Sleep.of(Duration.ofNanos(Math.max(0, Math.min(delay, left))));
         }
         return Optional.empty();
     }

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.testkit.Ports;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -106,10 +106,7 @@ class ChaosCliIT {
     @Test
     @Timeout(60)
     void toxiproxyServerSubcommandServesTheApiUntilStopped() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = Ports.free();
         int p = port;
         Thread server = new Thread(() -> run("toxiproxy-server", "--port", Integer.toString(p)), "cli-toxiproxy");
         server.setDaemon(true);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.chaos.proxy.ToxiproxyServer;
+import dev.redlock.testkit.Ports;
 import dev.redlock.testkit.RedisCluster;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
@@ -12,8 +13,6 @@ import eu.rekawek.toxiproxy.model.ToxicDirection;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,7 +48,7 @@ class ExternalNodesCliIT {
             java.net.URI api = java.net.URI.create(server.url());
             client = new ToxiproxyClient(api.getHost(), api.getPort());
             for (int i = 0; i < 5; i++) {
-                int listen = freePort();
+                int listen = Ports.free();
                 client.createProxy("redis" + (i + 1), "127.0.0.1:" + listen, "127.0.0.1:" + redis.node(i).port());
                 uris.add("redis://127.0.0.1:" + listen);
             }
@@ -109,7 +108,7 @@ class ExternalNodesCliIT {
 
     @Test
     void aNodeWithoutAProxyFailsFast(@TempDir Path dir) throws Exception {
-        int nobody = freePort();
+        int nobody = Ports.free();
         String nodes = String.join(",", uris.subList(0, 4)) + ",redis://127.0.0.1:" + nobody;
         Run r = run("run", "1", "--nodes", nodes, "--toxiproxy", server.url(), "--report", dir.toString());
         assertEquals(2, r.code, r.all());
@@ -165,9 +164,4 @@ class ExternalNodesCliIT {
         return new Run(code, so, se);
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package dev.redlock.chaos.cluster;
 
+import dev.redlock.internal.RedisUri;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,9 +19,9 @@ class ExternalServerTest {
         assertEquals("127.0.0.1", s.host());
         assertEquals(21001, s.port());
         assertEquals(6379, ExternalServer.of("redis://localhost").port());
-        assertEquals("redis://:***@h:1", ExternalServer.redact("redis://:secret@h:1"));
-        assertEquals("redis://u:***@h:1", ExternalServer.redact("redis://u:secret@h:1"));
-        assertEquals("redis://***@h:1", ExternalServer.redact("redis://secret@h:1"));
+        assertEquals("redis://:***@h:1", RedisUri.redact("redis://:secret@h:1"));
+        assertEquals("redis://u:***@h:1", RedisUri.redact("redis://u:secret@h:1"));
+        assertEquals("redis://***@h:1", RedisUri.redact("redis://secret@h:1"));
         assertThrows(IllegalArgumentException.class, () -> ExternalServer.of("rediss://h:1"));
         assertThrows(IllegalArgumentException.class, () -> ExternalServer.of("http://h:1"));
         assertThrows(IllegalArgumentException.class, () -> ExternalServer.of("redis://h:1/x"));

@@ -14,6 +14,7 @@ import dev.redlock.doctor.Finding;
 import dev.redlock.doctor.MarkerState;
 import dev.redlock.doctor.NodeReport;
 import dev.redlock.doctor.Recommendation;
+import dev.redlock.testkit.Ports;
 import dev.redlock.testkit.RedisNode;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
@@ -65,7 +66,7 @@ class DoctorIT {
         replica.command("REPLICAOF", "127.0.0.1", Integer.toString(plain.port()));
         slow = RedisNode.start();
         Toxiproxy tp = Toxiproxy.shared();
-        int listen = freePort();
+        int listen = Ports.free();
         slowProxy = tp.client().createProxy("doctor-slow-" + listen, tp.listenHost() + ":" + listen,
                 tp.upstreamHost() + ":" + slow.port());
         slowProxy.toxics().latency("doctor-latency", ToxicDirection.DOWNSTREAM, LATENCY_MS);
@@ -230,12 +231,6 @@ class DoctorIT {
         String json = report.toJson();
         assertTrue(json.contains("\"exitCode\": 1") && json.contains("\"status\": \"DENIED\""), json);
         assertTrue(!report.toText().contains("lowpriv-pw") && !json.contains("lowpriv-pw"), "a password was printed");
-    }
-
-    static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     /** Every write a node applied since it started (persistence is off: nothing resets the counter). */

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.chaos.cluster.ChaosCluster;
-import dev.redlock.chaos.cluster.ServerProcess;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.history.NodeSample;
+import dev.redlock.testkit.RedisProcess;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -20,7 +20,7 @@ class NodeSamplerIT {
 
     @Test
     void readsTheOwnerValueTtlAndIdentityAndSaysNothingWhileTheNodeIsDown() {
-        ServerProcess node = ChaosCluster.plainNode(false);
+        RedisProcess node = ChaosCluster.plainNode(false);
         History h = new History(1, 1);
         try (NodeSampler sampler = new NodeSampler(i -> node, 1, KEY, h, Duration.ofMillis(5)).start()) {
             await(h, s -> s.answered() && s.value().isEmpty() && s.pttlMs() == -2);
@@ -48,9 +48,9 @@ class NodeSamplerIT {
 
     @Test
     void followsTheNodeToTheProcessItFailedOverTo() {
-        ServerProcess primary = ChaosCluster.plainNode(false);
-        ServerProcess promoted = ChaosCluster.plainNode(false);
-        AtomicReference<ServerProcess> serving = new AtomicReference<>(primary);
+        RedisProcess primary = ChaosCluster.plainNode(false);
+        RedisProcess promoted = ChaosCluster.plainNode(false);
+        AtomicReference<RedisProcess> serving = new AtomicReference<>(primary);
         History h = new History(1, 1);
         try (NodeSampler sampler = new NodeSampler(i -> serving.get(), 1, KEY, h, Duration.ofMillis(5)).start()) {
             primary.command("SET", KEY, "on-the-old-master", "PX", "5000");

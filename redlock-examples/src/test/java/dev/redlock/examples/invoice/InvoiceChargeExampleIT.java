@@ -12,9 +12,8 @@ import dev.redlock.examples.invoice.InvoiceChargeExample.Ledger;
 import dev.redlock.examples.invoice.InvoiceChargeExample.Outcome;
 import dev.redlock.examples.invoice.InvoiceChargeExample.Step;
 import dev.redlock.examples.support.ExampleNodes;
-import dev.redlock.testkit.RedisCluster;
+import dev.redlock.testkit.RedisNodesExtension;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -25,52 +24,41 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Seed 003's charge under {@code withLock}, on 5 real redis-server processes and a real H2 database. */
 class InvoiceChargeExampleIT {
-    private static RedisCluster cluster;
+    @RegisterExtension
+    static final RedisNodesExtension REDIS = new RedisNodesExtension(5);   // and no lock keys left after each test
+
     private static RedlockConfig config;
 
     private Redlock redlock;
     private Ledger ledger;
 
     @BeforeAll
-    static void start() {
-        cluster = RedisCluster.start(5);
-        config = InvoiceChargeExample.config(ExampleNodes.of(cluster));
-        try (Redlock admin = Redlock.create(config)) {
-            assertEquals(5, admin.markNodesFresh());
-        }
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) cluster.close();
+    static void configure() {
+        config = InvoiceChargeExample.config(ExampleNodes.of(REDIS.cluster()));
     }
 
     @BeforeEach
     void setUp() throws Exception {
+        try (Redlock admin = Redlock.create(config)) {
+            assertEquals(5, admin.markNodesFresh());
+        }
         redlock = Redlock.create(config);
         ledger = Ledger.inMemory(true);
     }
 
     @AfterEach
     void tearDown() throws Exception {
-        try {
-            cluster.heal();
-            redlock.close();
-            ledger.shutdown();
-        } finally {
-            // invariant: no lock keys left once the keys of lost leases have expired
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-            while (!cluster.lockKeys("redlock:").isEmpty() && System.nanoTime() < deadline) Thread.sleep(50);
-            assertEquals(List.of(), cluster.lockKeys("redlock:"));
-        }
+        REDIS.cluster().heal();
+        redlock.close();
+        ledger.shutdown();
     }
 
     @Test
@@ -100,13 +88,13 @@ class InvoiceChargeExampleIT {
         CountDownLatch lostDuringSlowPart = new CountDownLatch(1);
         Step slowPart = (id, lease) -> {
             lease.onLost(lostDuringSlowPart::countDown);
-            InvoiceChargeExample.pauseMajorityDuring(cluster, Duration.ofMillis(1200)).run(id, lease);
+            InvoiceChargeExample.pauseMajorityDuring(REDIS.cluster(), Duration.ofMillis(1200)).run(id, lease);
         };
         ChargeResult lost;
         try {
             lost = new InvoiceCharger(redlock, ledger, slowPart).charge("43", 9900);
         } finally {
-            cluster.heal();
+            REDIS.cluster().heal();
         }
 
         assertEquals(0, lostDuringSlowPart.getCount(), "the watchdog lost the lease during the slow part");
@@ -129,10 +117,10 @@ class InvoiceChargeExampleIT {
         ChargeResult r;
         try {
             r = new InvoiceCharger(redlock, ledger, InvoiceChargeExample.LEASE_TTL,
-                    InvoiceChargeExample.pauseMajorityDuring(cluster, Duration.ofMillis(1200)), Step.NONE, false)
+                    InvoiceChargeExample.pauseMajorityDuring(REDIS.cluster(), Duration.ofMillis(1200)), Step.NONE, false)
                     .charge("43", 9900);
         } finally {
-            cluster.heal();
+            REDIS.cluster().heal();
         }
         assertEquals(Outcome.CHARGED, r.outcome(), r.toString());
         assertTrue(r.leaseLost(), "written by a holder whose lease was already gone");
@@ -193,10 +181,10 @@ class InvoiceChargeExampleIT {
         Step stall = (id, lease) -> {
             lease.onLost(firstLost::countDown);
             try {
-                for (int i = 0; i < 3; i++) cluster.node(i).pause();
+                for (int i = 0; i < 3; i++) REDIS.cluster().node(i).pause();
                 assertTrue(firstLost.await(10, TimeUnit.SECONDS), "lease lost");
             } finally {
-                cluster.heal();
+                REDIS.cluster().heal();
                 healed.complete(null);
             }
             assertTrue(secondDone.await(30, TimeUnit.SECONDS));
@@ -221,7 +209,7 @@ class InvoiceChargeExampleIT {
             }
             return new ChargeResult[] {f1.get(30, TimeUnit.SECONDS), second};
         } finally {
-            cluster.heal();
+            REDIS.cluster().heal();
             pool.shutdownNow();
         }
     }

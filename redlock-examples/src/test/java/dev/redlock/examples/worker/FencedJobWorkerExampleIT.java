@@ -8,34 +8,32 @@ import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
 import dev.redlock.examples.support.ExampleNodes;
 import dev.redlock.examples.worker.FencedJobWorkerExample.Outcome;
-import dev.redlock.testkit.RedisCluster;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
+import dev.redlock.testkit.RedisNodesExtension;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Seed 001's experiment, on 5 real redis-server processes and a real H2 database. */
+/**
+ * Seed 001's experiment, on 5 real redis-server processes (flushed before each test; no lock keys may be left after
+ * it) and a real H2 database.
+ */
 class FencedJobWorkerExampleIT {
-    private static RedisCluster cluster;
+    @RegisterExtension
+    static final RedisNodesExtension REDIS = new RedisNodesExtension(5);
+
     private static RedlockConfig config;
 
     @BeforeAll
-    static void start() {
-        cluster = RedisCluster.start(5);
-        config = FencedJobWorkerExample.config(ExampleNodes.of(cluster));
+    static void configure() {
+        config = FencedJobWorkerExample.config(ExampleNodes.of(REDIS.cluster()));
+    }
+
+    @BeforeEach
+    void markFresh() {
         try (Redlock admin = Redlock.create(config)) {
             assertEquals(5, admin.markNodesFresh());
         }
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) cluster.close();
-    }
-
-    @AfterEach
-    void noLockKeysRemain() {
-        assertEquals(java.util.List.of(), cluster.lockKeys("redlock:"));
     }
 
     @Test

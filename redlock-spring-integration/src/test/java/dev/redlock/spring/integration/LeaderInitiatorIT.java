@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.redlock.Redlock;
 import dev.redlock.testing.RedisNodes;
 import dev.redlock.testkit.RedisNode;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +95,7 @@ class LeaderInitiatorIT {
                 int leaders = 0;
                 for (Instance i : List.copyOf(instances)) if (i.isLeader()) leaders++;
                 mostLeadersAtOnce.accumulateAndGet(leaders, Math::max);
-                RedisNodes.sleep(5);
+                Sleep.millis(5);
             }
         });
         try {
@@ -105,7 +106,7 @@ class LeaderInitiatorIT {
             }
             sampler.start();
             Instance first = awaitLeader(instances, null);
-            RedisNodes.sleep(600);                                   // a few heartbeats: the leader stays leader
+            Sleep.millis(600);                                   // a few heartbeats: the leader stays leader
             assertTrue(first.isLeader(), "re-entrant heartbeats keep the leadership");
 
             first.initiator.stop();                                  // failover when the leader stops
@@ -115,7 +116,7 @@ class LeaderInitiatorIT {
             second.loseNodes();                                      // failover when the leader loses its nodes
             awaitLeader(instances, second);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (second.isLeader() && System.nanoTime() < deadline) RedisNodes.sleep(20);
+            while (second.isLeader() && System.nanoTime() < deadline) Sleep.millis(20);
             assertFalse(second.isLeader(), "the cut-off leader is revoked");
         } finally {
             sampling.set(false);
@@ -136,7 +137,7 @@ class LeaderInitiatorIT {
         while (System.nanoTime() < deadline) {
             List<Instance> leaders = instances.stream().filter(Instance::isLeader).toList();
             if (leaders.size() == 1 && leaders.get(0) != not) return leaders.get(0);
-            RedisNodes.sleep(10);
+            Sleep.millis(10);
         }
         throw new AssertionError("no single new leader within 30 s: " + instances.stream().map(i -> i.id + "=" + i.isLeader() + "/" + i.initiator.isRunning()).toList());
     }

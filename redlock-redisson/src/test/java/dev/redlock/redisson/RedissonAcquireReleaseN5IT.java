@@ -1,4 +1,4 @@
-package dev.redlock;
+package dev.redlock.redisson;
 
 import dev.redlock.testing.RedisNodes;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -8,7 +8,7 @@ class RedissonAcquireReleaseN5IT extends RedissonAcquireReleaseContract {
     static final RedisNodes REDIS = new RedisNodes(5);
 
     @Override
-    RedisNodes redis() {
+    protected RedisNodes redis() {
         return REDIS;
     }
 }

@@ -1,4 +1,4 @@
-package dev.redlock;
+package dev.redlock.redisson;
 
 import dev.redlock.testing.RedisNodes;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -8,7 +8,7 @@ class RedissonAcquireReleaseN3IT extends RedissonAcquireReleaseContract {
     static final RedisNodes REDIS = new RedisNodes(3);
 
     @Override
-    RedisNodes redis() {
+    protected RedisNodes redis() {
         return REDIS;
     }
 }

@@ -1,7 +1,8 @@
-package dev.redlock;
+package dev.redlock.redisson;
 
-import dev.redlock.redisson.RedissonRedlock;
-import dev.redlock.redisson.TestClients;
+import dev.redlock.Redlock;
+import dev.redlock.RedlockConfig;
+import dev.redlock.testing.AcquireReleaseContract;
 import org.junit.jupiter.api.AfterEach;
 
 /** The core's acquire/release contract over Redisson clients (the adapter's transport); subclasses pick N. */
@@ -9,7 +10,7 @@ abstract class RedissonAcquireReleaseContract extends AcquireReleaseContract {
     private final TestClients clients = new TestClients();
 
     @Override
-    Redlock create(RedlockConfig config) {
+    protected Redlock create(RedlockConfig config) {
         return RedissonRedlock.create(config, clients.connect(redis().uris()));
     }
 

@@ -1,4 +1,4 @@
-package dev.redlock;
+package dev.redlock.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,8 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.redlock.testing.AcquireMode;
-import dev.redlock.testing.RedisNodes;
+import dev.redlock.Lease;
+import dev.redlock.LeaseLostException;
+import dev.redlock.LockUnavailableException;
+import dev.redlock.NodeOutcome;
+import dev.redlock.Redlock;
+import dev.redlock.RedlockConfig;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -17,12 +21,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Basic acquire/release behaviour, run against N = 1, 3 and 5 nodes by the subclasses. */
-abstract class AcquireReleaseContract {
+public abstract class AcquireReleaseContract {
 
-    abstract RedisNodes redis();
+    protected abstract RedisNodes redis();
 
     /** The transport under test: the library's own by default; redlock-redisson overrides it. */
-    Redlock create(RedlockConfig config) {
+    protected Redlock create(RedlockConfig config) {
         return Redlock.create(config);
     }
 
@@ -139,7 +143,8 @@ abstract class AcquireReleaseContract {
         Lease lease = redlock.acquire("closing", Duration.ofSeconds(30));
         redlock.close();
         assertFalse(lease.isValid());
-        assertTrue(redis().lockKeys().isEmpty(), redis().lockKeys().toString());
+        // as lease.close(), close() returns once a quorum answered; the other nodes' releases may still be in flight
+        assertEquals(java.util.List.of(), redis().awaitNoLockKeys());
         assertThrows(IllegalStateException.class, () -> redlock.acquire("closing", Duration.ofSeconds(1)));
     }
 
