@@ -13,6 +13,7 @@ import dev.redlock.LockUnavailableException;
 import dev.redlock.NodeOutcome;
 import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
+import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +44,7 @@ public abstract class AcquireReleaseContract {
             // the acquire returns at a quorum of grants: the other nodes' grants may still be landing
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             for (int i = 0; i < redis().cluster().size(); i++) {
-                while (redis().ownerOn(i, "res").isEmpty() && System.nanoTime() < deadline) RedisNodes.sleep(10);
+                while (redis().ownerOn(i, "res").isEmpty() && System.nanoTime() < deadline) Sleep.millis(10);
                 assertFalse(redis().ownerOn(i, "res").isEmpty(), "node " + i + " should hold the key");
             }
             lease.close();
