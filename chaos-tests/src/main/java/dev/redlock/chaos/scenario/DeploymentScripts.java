@@ -31,7 +31,7 @@ import java.util.stream.IntStream;
  * Scenarios of the Redis deployments people run, definitions next to their bodies: restarts that reload persisted
  * state (an RDB snapshot, AOF {@code everysec}), a failover to a lagging replica, eviction under memory pressure,
  * a node restarted with its clock behind, and clients with different restart quarantines. Each forces its
- * interleaving explicitly, like {@link Scripts}.
+ * interleaving explicitly, like the core families ({@link AmnesiaScripts} and the others).
  */
 @SuppressWarnings("try") // fault handles are opened for their heal-in-finally, not referenced
 final class DeploymentScripts {
@@ -46,13 +46,13 @@ final class DeploymentScripts {
     }
 
     /** The scenarios of this family, in order. */
-    static List<Scenario> scenarios() {
+    static List<Scenario> all() {
         Settings guarded = Settings.defaults().withTtl(ms(600)).withOwnProxies(Set.of(0));
         return List.of(
                 new Scenario("d1a", "RDB restart", "node of the holder's majority killed -9 and restarted from an RDB "
                         + "snapshot taken before the holder acquired (marker and fences come back, the lock does not); "
                         + "guard on", Expectation.SAFE, guarded, ctx -> rdbRestart(ctx, false),
-                        RESTART.withFixed(Scenarios.RESTART_ROUNDS, Knob.TTL, Knob.RESTART_QUARANTINE)),
+                        RESTART.withFixed(AmnesiaScripts.RESTART_ROUNDS, Knob.TTL, Knob.RESTART_QUARANTINE)),
                 new Scenario("d1b", "RDB restart, identity check off", "as d1a, and the harness rewrites the restarted "
                         + "node's marker to the new process's run_id (what a library without the identity check sees)",
                         Expectation.VIOLATION, guarded, ctx -> rdbRestart(ctx, true), RESTART),
@@ -62,8 +62,8 @@ final class DeploymentScripts {
                         ctx -> {
                             for (RedisProcess n : ctx.cluster().nodes()) n.command("CONFIG", "SET", "appendfsync", "everysec");
                             ctx.history().note("every node: appendonly yes, appendfsync everysec");
-                            Scripts.amnesia(ctx, Scripts.Restart.IMMEDIATE, false);
-                        }, RESTART.withFixed(Scenarios.RESTART_ROUNDS, Knob.TTL, Knob.RESTART_QUARANTINE)),
+                            AmnesiaScripts.amnesia(ctx, AmnesiaScripts.Restart.IMMEDIATE, false);
+                        }, RESTART.withFixed(AmnesiaScripts.RESTART_ROUNDS, Knob.TTL, Knob.RESTART_QUARANTINE)),
                 new Scenario("d3", "failover to a lagging replica", "a real replica of a node of the holder's majority, "
                         + "its replication link cut before the holder acquired; the node fails over to it (promoted, the "
                         + "node's proxies re-pointed)", Expectation.SAFE, guarded.withRounds(1),
@@ -94,7 +94,7 @@ final class DeploymentScripts {
                         + "eviction, marker kept) or its memory (round 1: restarted without persistence, quarantine "
                         + "waited out); a new client that reaches only v and the two other nodes must get a higher "
                         + "token", Expectation.SAFE, guarded, DeploymentScripts::fencesAfterALoss,
-                        RESTART.withFixed(Scenarios.RESTART_ROUNDS, Knob.TTL, Knob.RESTART_QUARANTINE)));
+                        RESTART.withFixed(AmnesiaScripts.RESTART_ROUNDS, Knob.TTL, Knob.RESTART_QUARANTINE)));
     }
 
     // ---- d1a, d1b ----
@@ -112,9 +112,9 @@ final class DeploymentScripts {
         int n = ctx.settings().nodes();
         for (int round = 0; round < ctx.settings().rounds(); round++) {
             int v = rnd.nextInt(n);
-            int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+            int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
             for (int i = 0; i < 2; i++) {
-                Held h = Scripts.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
+                Held h = ScriptSteps.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
                 a.write(h, a.read());
                 a.release(h);
             }
@@ -122,11 +122,11 @@ final class DeploymentScripts {
             victim.command("SAVE");
             ctx.history().note("round " + round + ": snapshot of node " + v + " taken (SAVE)");
             for (int i = 0; i < 2; i++) {   // tokens after the snapshot, on the majority only
-                Held h = Scripts.acquireOnMajority(ctx, a, others);
+                Held h = ScriptSteps.acquireOnMajority(ctx, a, others);
                 a.write(h, a.read());
                 a.release(h);
             }
-            Held ha = Scripts.acquireOnMajority(ctx, a, others);
+            Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
             ctx.nemesis().killAndRestart(v);
             ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
             if (identityCheckOff) {
@@ -167,7 +167,7 @@ final class DeploymentScripts {
         hb.ifPresent(b::release);
         if (hb.isEmpty()) {
             Duration patience = patienceTtl.multipliedBy(3).plus(ctx.settings().restartQuarantine());
-            Held later = Scripts.must(b.acquire(ttlB, History.now() + patience.toNanos(), new Random(rnd.nextLong()),
+            Held later = ScriptSteps.must(b.acquire(ttlB, History.now() + patience.toNanos(), new Random(rnd.nextLong()),
                     Duration.ofMillis(5), Duration.ofMillis(3)), "B could not acquire after A released");
             b.write(later, b.read());
             b.release(later);
@@ -194,7 +194,7 @@ final class DeploymentScripts {
         WorkloadClient a = ctx.client(0), b = ctx.client(1);
         int n = ctx.settings().nodes();
         int v = rnd.nextInt(n);
-        int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+        int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
         RedisProcess replica = ChaosCluster.plainNode(false);
         Proxy link = null;
         try {
@@ -205,7 +205,7 @@ final class DeploymentScripts {
             replica.command("REPLICAOF", listen.substring(0, listen.lastIndexOf(':')),
                     listen.substring(listen.lastIndexOf(':') + 1));
             for (int i = 0; i < 2; i++) {
-                Held h = Scripts.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
+                Held h = ScriptSteps.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
                 a.write(h, a.read());
                 a.release(h);
             }
@@ -215,7 +215,7 @@ final class DeploymentScripts {
             if (!synced) throw new IllegalStateException("scenario set-up failed: the replica did not sync with node " + v);
             link.disable();
             ctx.history().note("replica on port " + replica.port() + " of node " + v + " in sync; replication link cut");
-            Held ha = Scripts.acquireOnMajority(ctx, a, others);
+            Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
             ctx.nemesis().failover(v, replica);
             ctx.failedOver(v, replica);   // the ground truth follows the clients to the promoted replica
             ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
@@ -276,8 +276,8 @@ final class DeploymentScripts {
             b.warmUp(ctx.ttl());
             for (int round = 0; round < ctx.settings().rounds(); round++) {
                 int v = rnd.nextInt(n);
-                int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
-                Held ha = Scripts.acquireOnMajority(ctx, a, others);
+                int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+                Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
                 boolean evicted = fillUntilEvicted(ctx.cluster().node(v), ctx.lockKey());
                 ctx.check("round " + round + ": memory pressure evicted A's key on node " + v, evicted, "");
                 ctx.history().note("round " + round + ": node " + v + " evicted A's key under memory pressure");
@@ -334,7 +334,7 @@ final class DeploymentScripts {
         boolean real = ctx.nemesis().clockMode() == ClockMode.FAKETIME;
         WorkloadClient a = ctx.client(0);
         for (int i = 0; i < 3; i++) {
-            Held h = Scripts.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
+            Held h = ScriptSteps.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
             a.write(h, a.read());
             a.release(h);
         }
@@ -387,15 +387,15 @@ final class DeploymentScripts {
         String fenceKey = ScenarioRunner.KEY_PREFIX + "__fence:" + ScenarioRunner.LOCK_NAME;
         for (int round = 0; round < ctx.settings().rounds(); round++) {
             int v = rnd.nextInt(n);
-            int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+            int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
             int[] majorityButV = IntStream.range(0, n)
                     .filter(i -> i != v && Arrays.stream(others).noneMatch(o -> o == i)).toArray();
             for (int i = 0; i < 2; i++) {   // every node has a fence for the resource
-                Held h = Scripts.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
+                Held h = ScriptSteps.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
                 a.write(h, a.read());
                 a.release(h);
             }
-            Held ha = Scripts.acquireOnMajority(ctx, a, others);
+            Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
             a.write(ha, a.read());
             a.release(ha);
             if (round % 2 == 0) {
@@ -422,7 +422,7 @@ final class DeploymentScripts {
                 Sleep.of(ctx.settings().restartQuarantine().plusMillis(100));
             }
             try (FaultHandle onlyVAndO = ctx.nemesis().cut(set, majorityButV)) {
-                Held hc = Scripts.must(c.acquire(ctx.ttl(), History.now() + SETUP.toNanos(), new Random(rnd.nextLong()),
+                Held hc = ScriptSteps.must(c.acquire(ctx.ttl(), History.now() + SETUP.toNanos(), new Random(rnd.nextLong()),
                         Duration.ofMillis(20), Duration.ofMillis(10)), "C could not acquire on v and the others");
                 ctx.check("round " + round + ": C's token is above A's", hc.token() > ha.token(),
                         "C got " + hc.token() + ", A had " + ha.token());
@@ -464,8 +464,8 @@ final class DeploymentScripts {
             for (int round = 0; round < ctx.settings().rounds(); round++) {
                 WorkloadClient b = made.get(2 * round), e = made.get(2 * round + 1);
                 int v = rnd.nextInt(n);
-                int[] others = Scripts.pickOthers(rnd, n, v, n - ctx.settings().quorum());
-                Held ha = Scripts.acquireOnMajority(ctx, a, others);
+                int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+                Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
                 ctx.nemesis().killAndRestart(v);
                 ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
                 e.tryAcquire(laxTtl).ifPresent(e::release);   // no quorum: v is new, A holds two nodes

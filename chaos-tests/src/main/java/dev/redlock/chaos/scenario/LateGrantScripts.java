@@ -37,12 +37,16 @@ final class LateGrantScripts {
         return Duration.ofMillis(m);
     }
 
-    /** The scenarios of this family, in order. */
-    static final List<Scenario> SCENARIOS = List.of(
+    private static final List<Scenario> SCENARIOS = List.of(
             new Scenario("L1", "late grants", "A's requests to one node delayed 150 ms ± 120 ms (its release can "
                     + "overtake its acquire), then that node SIGSTOPped while A's rounds fail and woken", Expectation.SAFE,
                     Settings.defaults().withTtl(ms(3000)).withOwnProxies(Set.of(0)),
                     LateGrantScripts::lateGrants, NEEDS));
+
+    /** The scenarios of this family, in order. */
+    static List<Scenario> all() {
+        return SCENARIOS;
+    }
 
     /**
      * Phase 1, a grant that lands after its lease was released: A's requests to node v (its own proxy) are delayed
@@ -60,7 +64,7 @@ final class LateGrantScripts {
     static void lateGrants(ScenarioContext ctx) {
         WorkloadClient a = ctx.client(0);
         Random rnd = ctx.random();
-        int[] order = Scripts.shuffled(rnd, ctx.settings().nodes());
+        int[] order = ScriptSteps.shuffled(rnd, ctx.settings().nodes());
         int v = order[0], w = order[1];
         int[] cutTwo = {order[2], order[3]};
         String set = "c" + a.id();

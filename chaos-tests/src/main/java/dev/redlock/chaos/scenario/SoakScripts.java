@@ -43,7 +43,7 @@ final class SoakScripts {
         int episodes = 0;
         while (System.nanoTime() < end && !load.isDone()) {
             Sleep.of(Duration.ofMillis(100 + rnd.nextInt(400)));
-            int[] nodes = Scripts.pickOthers(rnd, n, -1, 1 + rnd.nextInt(spare));
+            int[] nodes = ScriptSteps.pickOthers(rnd, n, -1, 1 + rnd.nextInt(spare));
             Duration length = Duration.ofMillis(200 + rnd.nextInt(800));
             List<FaultHandle> open = new ArrayList<>();
             boolean restarted = false;

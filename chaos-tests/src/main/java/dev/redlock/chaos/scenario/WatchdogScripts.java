@@ -40,8 +40,7 @@ final class WatchdogScripts {
         return Duration.ofMillis(m);
     }
 
-    /** The scenarios of this family, in order. */
-    static final List<Scenario> SCENARIOS = List.of(
+    private static final List<Scenario> SCENARIOS = List.of(
             new Scenario("W1", "stale watchdog extension", "holder A's watchdog extension is held in transit past its "
                     + "TTL and lands after B took the lock with a longer TTL", Expectation.SAFE,
                     Settings.defaults().withTtl(ms(1500)).withOwnProxies(Set.of(0)).withRounds(1),
@@ -54,6 +53,11 @@ final class WatchdogScripts {
                     + "extends, and believes what isValid() says", Expectation.SAFE,
                     Settings.defaults().withTtl(ms(800)).withNodeTimeout(ms(600)).withOwnProxies(Set.of(0)).withRounds(1),
                     WatchdogScripts::latentExtension, OWN_PROXIES));
+
+    /** The scenarios of this family, in order. */
+    static List<Scenario> all() {
+        return SCENARIOS;
+    }
 
     // ---- W1 ----
 
@@ -118,7 +122,7 @@ final class WatchdogScripts {
         WorkloadClient a = ctx.client(0), b = ctx.client(1);
         Random rnd = ctx.random();
         for (int round = 0; round < ctx.settings().rounds(); round++) {
-            int[] cut = Scripts.pickOthers(rnd, ctx.settings().nodes(), -1, ctx.settings().quorum());
+            int[] cut = ScriptSteps.pickOthers(rnd, ctx.settings().nodes(), -1, ctx.settings().quorum());
             CountDownLatch acquired = new CountDownLatch(1);
             CountDownLatch cutDone = new CountDownLatch(1);
             AtomicLong lostAt = new AtomicLong();
@@ -168,10 +172,10 @@ final class WatchdogScripts {
         for (int round = 0; round < ctx.settings().rounds(); round++) {
             try (FaultHandle up = ctx.nemesis().latency("c" + a.id(), ToxicDirection.UPSTREAM, oneWay, jitter, all);
                  FaultHandle down = ctx.nemesis().latency("c" + a.id(), ToxicDirection.DOWNSTREAM, oneWay, jitter, all)) {
-                Held h1 = Scripts.must(ctx.acquireWithin(a, SETUP), "A could not acquire under latency");
+                Held h1 = ScriptSteps.must(ctx.acquireWithin(a, SETUP), "A could not acquire under latency");
                 long believed1 = believe(a, h1, new AtomicLong(), ctx.ttl().multipliedBy(2));
                 a.release(h1);
-                Held h2 = Scripts.must(ctx.acquireWithin(a, SETUP), "A could not acquire under latency");
+                Held h2 = ScriptSteps.must(ctx.acquireWithin(a, SETUP), "A could not acquire under latency");
                 boolean extended = a.extend(h2, ctx.ttl());
                 ctx.check("round " + round + ": an extension under latency succeeds", extended, "");
                 long believed2 = believe(a, h2, new AtomicLong(), ctx.ttl().multipliedBy(2));

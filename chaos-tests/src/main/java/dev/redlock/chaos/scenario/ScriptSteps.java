@@ -1,0 +1,126 @@
+package dev.redlock.chaos.scenario;
+
+import dev.redlock.chaos.history.History;
+import dev.redlock.chaos.nemesis.FaultHandle;
+import dev.redlock.chaos.workload.Held;
+import dev.redlock.chaos.workload.WorkloadClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The steps the scenario bodies share: put A's lock on exactly a majority, run a second holder, pick nodes with the
+ * scenario's seed.
+ */
+@SuppressWarnings("try") // fault handles are opened for their heal-in-finally, not referenced
+final class ScriptSteps {
+    /** How long a script's set-up step (an acquire, a node coming back) may take before the run is broken. */
+    static final Duration SETUP = Duration.ofSeconds(3);
+
+    private ScriptSteps() {}
+
+    static Duration ms(long m) {
+        return Duration.ofMillis(m);
+    }
+
+    /**
+     * A acquires while partitioned from {@code others} (a black hole on A's own proxies to them: its requests there
+     * are dropped, never delivered late), so it holds on exactly the other nodes; then the partition heals.
+     *
+     * @throws IllegalStateException when A's key did not end up on exactly the majority
+     */
+    static Held acquireOnMajority(ScenarioContext ctx, WorkloadClient a, int[] others) {
+        String set = "c" + a.id();
+        List<String> values = List.of();
+        for (int attempt = 0; attempt < 4; attempt++) {
+            Held ha;
+            try (FaultHandle hole = ctx.nemesis().blackhole(set, others)) {
+                ha = must(ctx.acquireWithin(a, SETUP), "A could not acquire on the majority");
+            }
+            for (int o : others) ctx.cluster().awaitReachable(set, o, SETUP);
+            values = ctx.lockValues();
+            if (onExactly(values, others)) return ha;
+            // a request slipped through before the black hole took effect on a busy proxy: give it back, retry
+            ctx.history().note("A's key landed on " + values + ", not only outside " + Arrays.toString(others)
+                    + "; releasing and retrying");
+            a.release(ha);
+            ScenarioContext.await(() -> ctx.lockValues().stream().allMatch(String::isEmpty), ctx.ttl().plusMillis(200));
+        }
+        throw new IllegalStateException("scenario set-up failed: A's key should be on every node but "
+                + Arrays.toString(others) + ", found " + values);
+    }
+
+    private static boolean onExactly(List<String> values, int[] others) {
+        String owner = null;
+        for (int i = 0; i < values.size(); i++) {
+            int node = i;
+            boolean other = Arrays.stream(others).anyMatch(o -> o == node);
+            String val = values.get(i);
+            if (other ? !val.isEmpty() : val.isEmpty() || (owner != null && !owner.equals(val))) return false;
+            if (!other) owner = val;
+        }
+        return true;
+    }
+
+    /**
+     * B hammers the lock (4 x TTL at most); once it holds: reads, writes, counts {@code wrote} down, waits for
+     * {@code mayRelease} (if any), releases.
+     */
+    static CompletableFuture<Optional<Held>> secondHolder(ScenarioContext ctx, WorkloadClient b, Random rnd,
+                                                                  CountDownLatch wrote, CountDownLatch mayRelease) {
+        return secondHolder(ctx, b, rnd, wrote, mayRelease, new AtomicReference<>());
+    }
+
+    static CompletableFuture<Optional<Held>> secondHolder(ScenarioContext ctx, WorkloadClient b, Random rnd,
+                                                                  CountDownLatch wrote, CountDownLatch mayRelease,
+                                                                  AtomicReference<Held> held) {
+        Random r = new Random(rnd.nextLong());
+        return ctx.async("B", () -> {
+            Optional<Held> hb = b.acquire(ctx.ttl(), History.now() + ctx.ttl().multipliedBy(4).toNanos(), r,
+                    Duration.ofMillis(5), Duration.ofMillis(3));
+            hb.ifPresent(held::set);
+            if (hb.isPresent()) {
+                b.write(hb.get(), b.read());
+                wrote.countDown();
+                if (mayRelease != null) {
+                    try {
+                        mayRelease.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                b.release(hb.get());
+            } else {
+                wrote.countDown();
+            }
+            return hb;
+        });
+    }
+
+    static Held must(Optional<Held> h, String what) {
+        return h.orElseThrow(() -> new IllegalStateException("scenario set-up failed: " + what));
+    }
+
+    /** {@code count} distinct nodes other than {@code except}, seeded. */
+    static int[] pickOthers(Random rnd, int n, int except, int count) {
+        List<Integer> pool = new ArrayList<>();
+        for (int i = 0; i < n; i++) if (i != except) pool.add(i);
+        Collections.shuffle(pool, rnd);
+        return pool.subList(0, count).stream().mapToInt(Integer::intValue).sorted().toArray();
+    }
+
+    static int[] shuffled(Random rnd, int n) {
+        List<Integer> pool = new ArrayList<>();
+        for (int i = 0; i < n; i++) pool.add(i);
+        Collections.shuffle(pool, rnd);
+        return pool.stream().mapToInt(Integer::intValue).toArray();
+    }
+}
