@@ -1,10 +1,12 @@
 package dev.redlock.chaos.checker;
 
 import dev.redlock.chaos.history.Event;
+import dev.redlock.chaos.history.FaultKind;
 import dev.redlock.chaos.history.FaultWindow;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.history.NodeSample;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,8 +39,8 @@ public final class KeyLeakChecker implements Checker {
     static final long GRACE_NANOS = 1_000_000_000L;
     static final long DELAY_BOUND_NANOS = 1_000_000_000L;
     static final long LOST_LOOKBACK_NANOS = 3_000_000_000L;
-    private static final Set<String> DELAYING = Set.of("latency", "pause");
-    private static final Set<String> CLIENT_SIDE = Set.of("client-stall", "resource-latency");
+    private static final Set<FaultKind> DELAYING = EnumSet.of(FaultKind.LATENCY, FaultKind.PAUSE);
+    private static final Set<FaultKind> CLIENT_SIDE = EnumSet.of(FaultKind.CLIENT_STALL, FaultKind.RESOURCE_LATENCY);
 
     @Override
     public String name() {

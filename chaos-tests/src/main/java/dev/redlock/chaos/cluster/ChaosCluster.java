@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * N independent redis-server processes, each reachable by clients only through Toxiproxy proxies.
  *
- * <p>Every node has one proxy in the {@value #MAIN} proxy set; a scenario can ask for more sets
- * ({@link #uris(String)}), e.g. one per client, so a fault can hit one client's path to a node and not another's.
+ * <p>Every node has one proxy in the {@link ProxySet#MAIN main} proxy set; a scenario can ask for more sets
+ * ({@link #uris(ProxySet)}), e.g. one per client, so a fault can hit one client's path to a node and not another's.
  * Proxies are named {@code rl-<run>-<set>-n<i>} and listen on free loopback ports.
  *
  * <p>{@link #close()} deletes this cluster's proxies and kills every node by pid, each step attempted even when an
@@ -42,15 +42,13 @@ import org.slf4j.LoggerFactory;
 public final class ChaosCluster implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ChaosCluster.class);
     private static final AtomicInteger RUNS = new AtomicInteger();
-    /** The proxy set every cluster has. */
-    public static final String MAIN = "main";
     /** Prefix of every toxic the harness adds; healing an external proxy removes only these. */
     public static final String TOXIC_PREFIX = "chaos-";
 
     private final Toxiproxy toxiproxy;
     private final String run;
     private final List<RedisProcess> nodes;
-    private final Map<String, List<Proxy>> proxies = new LinkedHashMap<>();
+    private final Map<ProxySet, List<Proxy>> proxies = new LinkedHashMap<>();
     private final boolean external;
 
     private ChaosCluster(Toxiproxy toxiproxy, String run, List<RedisProcess> nodes, boolean external) {
@@ -74,10 +72,10 @@ public final class ChaosCluster implements AutoCloseable {
         List<Proxy> main = findProxies(toxiproxy, uris);
         ChaosCluster c = new ChaosCluster(toxiproxy, ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet(),
                 servers, true);
-        c.proxies.put(MAIN, new ArrayList<>(main));
+        c.proxies.put(ProxySet.MAIN, new ArrayList<>(main));
         c.healProxies();
         for (int i = 0; i < servers.size(); i++) {
-            if (!c.awaitReachable(MAIN, i, Duration.ofSeconds(3))) {
+            if (!c.awaitReachable(ProxySet.MAIN, i, Duration.ofSeconds(3))) {
                 throw new IllegalStateException("external node " + RedisUri.redact(uris.get(i))
                         + " does not answer PING through proxy " + main.get(i).getName() + " (listen "
                         + main.get(i).getListen() + ", upstream " + main.get(i).getUpstream() + ")");
@@ -150,7 +148,7 @@ public final class ChaosCluster implements AutoCloseable {
         try {
             for (int i = 0; i < n; i++) started.add(factory.apply(i));
             c = new ChaosCluster(toxiproxy, ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet(), started, false);
-            c.uris(MAIN);
+            c.uris(ProxySet.MAIN);
             return c;
         } catch (RuntimeException e) {
             if (c != null) {
@@ -199,13 +197,13 @@ public final class ChaosCluster implements AutoCloseable {
 
     /** Proxy URIs of the main set, in node order: what clients get. */
     public List<String> uris() {
-        return uris(MAIN);
+        return uris(ProxySet.MAIN);
     }
 
     /** Proxy URIs of a proxy set, creating the set's proxies on first use. */
-    public synchronized List<String> uris(String set) {
+    public synchronized List<String> uris(ProxySet set) {
         if (external) {
-            if (!set.equals(MAIN)) {
+            if (!set.isMain()) {
                 throw new UnsupportedOperationException("proxy set '" + set + "' cannot be created for external "
                         + "nodes: only their existing proxies are reachable by clients");
             }
@@ -233,14 +231,14 @@ public final class ChaosCluster implements AutoCloseable {
     }
 
     /** The proxy of node {@code i} in a set (created with the set). */
-    public synchronized Proxy proxy(String set, int i) {
+    public synchronized Proxy proxy(ProxySet set, int i) {
         if (!external) uris(set);
-        else if (!set.equals(MAIN)) uris(set);   // throws: no other sets
+        else if (!set.isMain()) uris(set);   // throws: no other sets
         return proxies.get(set).get(i);
     }
 
     /** Every proxy set created so far. */
-    public synchronized List<String> proxySets() {
+    public synchronized List<ProxySet> proxySets() {
         return List.copyOf(proxies.keySet());
     }
 
@@ -276,7 +274,7 @@ public final class ChaosCluster implements AutoCloseable {
      *
      * @return whether it did within {@code timeout}
      */
-    public boolean awaitReachable(String set, int i, Duration timeout) {
+    public boolean awaitReachable(ProxySet set, int i, Duration timeout) {
         String host;
         int port;
         if (external) {   // the proxy may listen on 0.0.0.0 inside a container: use the address clients use

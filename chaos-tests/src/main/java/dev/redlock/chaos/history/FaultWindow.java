@@ -7,13 +7,13 @@ import java.util.List;
  *
  * @param startNanos  when the fault was injected
  * @param endNanos    when it was healed
- * @param kind        short name ("cut", "latency", "kill-restart", "pause", "clock-jump", "client-stall", ...)
+ * @param kind        what kind of fault; its {@link FaultKind#label() label} is what the reports show
  * @param description what exactly was done, human readable
  * @param nodes       node indices affected (empty for client-side faults)
  * @param clients     client indices affected (empty when every client is affected)
  * @param nodesUnavailable whether the affected nodes count as down for liveness (cut, blackhole, pause, kill)
  */
-public record FaultWindow(long startNanos, long endNanos, String kind, String description, List<Integer> nodes,
+public record FaultWindow(long startNanos, long endNanos, FaultKind kind, String description, List<Integer> nodes,
                           List<Integer> clients, boolean nodesUnavailable) {
 
     public FaultWindow {

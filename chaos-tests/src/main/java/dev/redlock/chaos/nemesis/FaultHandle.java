@@ -1,5 +1,6 @@
 package dev.redlock.chaos.nemesis;
 
+import dev.redlock.chaos.history.FaultKind;
 import dev.redlock.chaos.history.FaultWindow;
 import dev.redlock.chaos.history.History;
 import java.util.List;
@@ -21,7 +22,7 @@ public final class FaultHandle implements AutoCloseable {
 
     private final Nemesis owner;
     private final History history; // null: a skipped fault, no window
-    private final String kind;
+    private final FaultKind kind;
     private final String description;
     private final List<Integer> nodes;
     private final List<Integer> clients;
@@ -30,7 +31,7 @@ public final class FaultHandle implements AutoCloseable {
     private final Healer healer;
     private boolean healed;
 
-    FaultHandle(Nemesis owner, History history, String kind, String description, List<Integer> nodes,
+    FaultHandle(Nemesis owner, History history, FaultKind kind, String description, List<Integer> nodes,
                 List<Integer> clients, boolean unavailable, long start, Healer healer) {
         this.owner = owner;
         this.history = history;
@@ -43,7 +44,7 @@ public final class FaultHandle implements AutoCloseable {
         this.healer = healer;
     }
 
-    public String kind() {
+    public FaultKind kind() {
         return kind;
     }
 

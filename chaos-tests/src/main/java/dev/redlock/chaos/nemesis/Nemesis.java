@@ -2,6 +2,8 @@ package dev.redlock.chaos.nemesis;
 
 import dev.redlock.chaos.cluster.ChaosCluster;
 import dev.redlock.chaos.cluster.FaketimeServer;
+import dev.redlock.chaos.cluster.ProxySet;
+import dev.redlock.chaos.history.FaultKind;
 import dev.redlock.chaos.history.FaultWindow;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.workload.Resource;
@@ -15,10 +17,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -49,7 +53,7 @@ public final class Nemesis implements AutoCloseable {
     private final ClockMode clockMode;
     private final String keyPrefix;
     private final Set<FaultHandle> open = new LinkedHashSet<>();
-    private final Set<String> skip;
+    private final Set<FaultKind> skip;
 
     /**
      * @param keyPrefix the clients' key prefix: the clock simulation shortens the TTL of lock keys under it
@@ -60,8 +64,7 @@ public final class Nemesis implements AutoCloseable {
         this.resource = resource;
         this.clockMode = clockMode;
         this.keyPrefix = keyPrefix;
-        this.skip = Set.copyOf(Arrays.stream(System.getProperty(SKIP_PROPERTY, "").split(","))
-                .map(String::trim).filter(k -> !k.isEmpty()).toList());
+        this.skip = parseSkip(System.getProperty(SKIP_PROPERTY, ""));
     }
 
     /**
@@ -72,17 +75,35 @@ public final class Nemesis implements AutoCloseable {
     public static final String SKIP_PROPERTY = "chaos.nemesis.skip";
 
     /** The fault kinds this nemesis leaves out ({@link #SKIP_PROPERTY}). */
-    public Set<String> skipped() {
+    public Set<FaultKind> skipped() {
         return skip;
     }
 
-    private boolean skipping(String kind, String what) {
+    /**
+     * The kinds named in a {@link #SKIP_PROPERTY} value (labels, comma-separated, blanks ignored).
+     *
+     * @throws IllegalArgumentException naming the property and the known kinds, for an unknown label
+     */
+    static Set<FaultKind> parseSkip(String value) {
+        Set<FaultKind> kinds = EnumSet.noneOf(FaultKind.class);
+        for (String label : value.split(",")) {
+            if (label.isBlank()) continue;
+            try {
+                kinds.add(FaultKind.ofLabel(label.trim()));
+            } catch (NoSuchElementException e) {
+                throw new IllegalArgumentException(SKIP_PROPERTY + ": " + e.getMessage(), e);
+            }
+        }
+        return Collections.unmodifiableSet(kinds);
+    }
+
+    private boolean skipping(FaultKind kind, String what) {
         if (!skip.contains(kind)) return false;
         history.note("fault SKIPPED (" + SKIP_PROPERTY + "): " + kind + " " + what);
         return true;
     }
 
-    private FaultHandle noop(String kind, String what) {
+    private FaultHandle noop(FaultKind kind, String what) {
         return new FaultHandle(this, null, kind, "skipped: " + what, List.of(), List.of(), false, History.now(), () -> { });
     }
 
@@ -93,26 +114,30 @@ public final class Nemesis implements AutoCloseable {
     // ---- network ----
 
     /** Cuts nodes off from the clients of a proxy set: their proxies are disabled (connections closed, refused). */
-    public FaultHandle cut(String set, int... nodes) {
-        if (skipping("cut", set + " " + Arrays.toString(nodes))) return noop("cut", Arrays.toString(nodes));
+    public FaultHandle cut(ProxySet set, int... nodes) {
+        if (skipping(FaultKind.CUT, set + " " + Arrays.toString(nodes))) {
+            return noop(FaultKind.CUT, Arrays.toString(nodes));
+        }
         List<Proxy> ps = proxies(set, nodes);
         long start = History.now();
         for (Proxy p : ps) io(p::disable);
         settle();
-        return open("cut", "proxies " + set + " of nodes " + Arrays.toString(nodes) + " disabled", nodes,
-                clientsOf(set), isMain(set), start, () -> {
+        return open(FaultKind.CUT, "proxies " + set + " of nodes " + Arrays.toString(nodes) + " disabled", nodes,
+                set.clients(), set.isMain(), start, () -> {
                     for (Proxy p : ps) p.enable();
                 });
     }
 
     /** Cuts nodes off from every client (main proxy set). */
     public FaultHandle cut(int... nodes) {
-        return cut(ChaosCluster.MAIN, nodes);
+        return cut(ProxySet.MAIN, nodes);
     }
 
     /** Latency toxic ({@code latency ± jitter} ms per chunk) on the given direction of the nodes' proxies. */
-    public FaultHandle latency(String set, ToxicDirection dir, Duration latency, Duration jitter, int... nodes) {
-        if (skipping("latency", set + " " + latency.toMillis() + "ms")) return noop("latency", set);
+    public FaultHandle latency(ProxySet set, ToxicDirection dir, Duration latency, Duration jitter, int... nodes) {
+        if (skipping(FaultKind.LATENCY, set + " " + latency.toMillis() + "ms")) {
+            return noop(FaultKind.LATENCY, set.name());
+        }
         List<Toxic> toxics = new ArrayList<>();
         long start = History.now();
         for (Proxy p : proxies(set, nodes)) {
@@ -120,13 +145,15 @@ public final class Nemesis implements AutoCloseable {
                     .setJitter(jitter.toMillis())));
         }
         settle();
-        return open("latency", set + " " + dir.name().toLowerCase() + " " + latency.toMillis() + "ms ±"
-                + jitter.toMillis() + "ms", nodes, clientsOf(set), false, start, () -> removeAll(toxics));
+        return open(FaultKind.LATENCY, set + " " + dir.name().toLowerCase() + " " + latency.toMillis() + "ms ±"
+                + jitter.toMillis() + "ms", nodes, set.clients(), false, start, () -> removeAll(toxics));
     }
 
     /** Per-node upstream latency in one proxy set: {@code latencies[i]} for node i (0 = none). */
-    public FaultHandle staggeredLatency(String set, ToxicDirection dir, long[] latenciesMs, int client) {
-        if (skipping("latency", set + " " + Arrays.toString(latenciesMs))) return noop("latency", set);
+    public FaultHandle staggeredLatency(ProxySet set, ToxicDirection dir, long[] latenciesMs) {
+        if (skipping(FaultKind.LATENCY, set + " " + Arrays.toString(latenciesMs))) {
+            return noop(FaultKind.LATENCY, set.name());
+        }
         List<Toxic> toxics = new ArrayList<>();
         List<Integer> nodes = new ArrayList<>();
         long start = History.now();
@@ -138,8 +165,9 @@ public final class Nemesis implements AutoCloseable {
             nodes.add(i);
         }
         settle();
-        return open("latency", set + " " + dir.name().toLowerCase() + " per node " + Arrays.toString(latenciesMs) + "ms",
-                nodes.stream().mapToInt(Integer::intValue).toArray(), List.of(client), false, start,
+        return open(FaultKind.LATENCY, set + " " + dir.name().toLowerCase() + " per node "
+                + Arrays.toString(latenciesMs) + "ms",
+                nodes.stream().mapToInt(Integer::intValue).toArray(), set.clients(), false, start,
                 () -> removeAll(toxics));
     }
 
@@ -147,8 +175,10 @@ public final class Nemesis implements AutoCloseable {
      * Black hole: a {@code timeout} toxic with timeout 0 on both directions. Data is dropped, connections stay open
      * (commands time out instead of failing fast). Healing removes the toxics, which closes those connections.
      */
-    public FaultHandle blackhole(String set, int... nodes) {
-        if (skipping("blackhole", set + " " + Arrays.toString(nodes))) return noop("blackhole", set);
+    public FaultHandle blackhole(ProxySet set, int... nodes) {
+        if (skipping(FaultKind.BLACKHOLE, set + " " + Arrays.toString(nodes))) {
+            return noop(FaultKind.BLACKHOLE, set.name());
+        }
         List<Toxic> toxics = new ArrayList<>();
         long start = History.now();
         for (Proxy p : proxies(set, nodes)) {
@@ -156,32 +186,34 @@ public final class Nemesis implements AutoCloseable {
             toxics.add(io(() -> p.toxics().timeout(toxicName("blackhole-down"), ToxicDirection.DOWNSTREAM, 0)));
         }
         settle();
-        return open("blackhole", set + " timeout toxic (0 = never closes) both ways", nodes, clientsOf(set),
-                isMain(set), start, () -> removeAll(toxics));
+        return open(FaultKind.BLACKHOLE, set + " timeout toxic (0 = never closes) both ways", nodes, set.clients(),
+                set.isMain(), start, () -> removeAll(toxics));
     }
 
     /** reset_peer toxic: each connection is reset (TCP RST) on its first data. */
-    public FaultHandle resetPeer(String set, int... nodes) {
-        if (skipping("reset-peer", set + " " + Arrays.toString(nodes))) return noop("reset-peer", set);
+    public FaultHandle resetPeer(ProxySet set, int... nodes) {
+        if (skipping(FaultKind.RESET_PEER, set + " " + Arrays.toString(nodes))) {
+            return noop(FaultKind.RESET_PEER, set.name());
+        }
         List<Toxic> toxics = new ArrayList<>();
         long start = History.now();
         for (Proxy p : proxies(set, nodes)) {
             toxics.add(io(() -> p.toxics().resetPeer(toxicName("reset-peer"), ToxicDirection.UPSTREAM, 0)));
         }
         settle();
-        return open("reset-peer", set + " reset_peer toxic, connections reset on first data", nodes,
-                clientsOf(set), isMain(set), start, () -> removeAll(toxics));
+        return open(FaultKind.RESET_PEER, set + " reset_peer toxic, connections reset on first data", nodes,
+                set.clients(), set.isMain(), start, () -> removeAll(toxics));
     }
 
     // ---- processes ----
 
     /** kill -9 now; healing restarts the node (so a delayed restart is: kill, wait, close). */
     public FaultHandle kill(int node) {
-        if (skipping("kill", "node " + node)) return noop("kill", "node " + node);
+        if (skipping(FaultKind.KILL, "node " + node)) return noop(FaultKind.KILL, "node " + node);
         RedisProcess n = cluster.node(node);
         long start = History.now();
         n.kill();
-        return open("kill", "kill -9 node " + node + (n.persistent() ? " (AOF always)" : " (no persistence)")
+        return open(FaultKind.KILL, "kill -9 node " + node + (n.persistent() ? " (AOF always)" : " (no persistence)")
                 + ", restart on heal", new int[] {node}, List.of(), true, start, n::restart);
     }
 
@@ -194,11 +226,11 @@ public final class Nemesis implements AutoCloseable {
 
     /** SIGSTOP; healing sends SIGCONT. */
     public FaultHandle pause(int node) {
-        if (skipping("pause", "node " + node)) return noop("pause", "node " + node);
+        if (skipping(FaultKind.PAUSE, "node " + node)) return noop(FaultKind.PAUSE, "node " + node);
         RedisProcess n = cluster.node(node);
         long start = History.now();
         n.pause();
-        return open("pause", "SIGSTOP node " + node + ", SIGCONT on heal", new int[] {node}, List.of(), true, start,
+        return open(FaultKind.PAUSE, "SIGSTOP node " + node + ", SIGCONT on heal", new int[] {node}, List.of(), true, start,
                 n::resume);
     }
 
@@ -208,16 +240,16 @@ public final class Nemesis implements AutoCloseable {
      * as a failover behind a stable address does). Not undone on heal: a failover is not rolled back.
      */
     public void failover(int node, RedisProcess replica) {
-        if (skipping("failover", "node " + node)) return;
+        if (skipping(FaultKind.FAILOVER, "node " + node)) return;
         long start = History.now();
         replica.command("REPLICAOF", "NO", "ONE");
         String upstream = cluster.toxiproxy().upstreamHost() + ":" + replica.port();
-        for (String set : cluster.proxySets()) {
+        for (ProxySet set : cluster.proxySets()) {
             Proxy p = cluster.proxy(set, node);
             io(() -> p.setUpstream(upstream));
         }
         settle();
-        try (FaultHandle h = open("failover", "node " + node + " failed over to the replica on port " + replica.port()
+        try (FaultHandle h = open(FaultKind.FAILOVER, "node " + node + " failed over to the replica on port " + replica.port()
                 + " (promoted, every proxy re-pointed)", new int[] {node}, List.of(), false, start, () -> { })) {
             log.debug("failed over {}", h);
         }
@@ -231,14 +263,14 @@ public final class Nemesis implements AutoCloseable {
      * expiries. Healing does nothing to the node (a clock that jumped stays jumped) and closes the window.
      */
     public FaultHandle clockJump(int node, Duration jump) {
-        if (skipping("clock-jump", "node " + node)) return noop("clock-jump", "node " + node);
+        if (skipping(FaultKind.CLOCK_JUMP, "node " + node)) return noop(FaultKind.CLOCK_JUMP, "node " + node);
         long start = History.now();
         if (clockMode == ClockMode.FAKETIME) {
             ((FaketimeServer) cluster.node(node)).jump(jump);
         } else {
             shortenKeys(node, pttl -> Math.max(1, pttl - jump.toMillis()));
         }
-        return open("clock-jump", "node " + node + " clock +" + jump.toMillis() + "ms (" + clockMode + ")",
+        return open(FaultKind.CLOCK_JUMP, "node " + node + " clock +" + jump.toMillis() + "ms (" + clockMode + ")",
                 new int[] {node}, List.of(), false, start, () -> { });
     }
 
@@ -247,12 +279,12 @@ public final class Nemesis implements AutoCloseable {
      * gives every new lock key on that node the TTL it would have on a fast clock ({@code pttl / (1 + rate)}).
      */
     public FaultHandle fastClock(int node, double rate) {
-        if (skipping("fast-clock", "node " + node)) return noop("fast-clock", "node " + node);
+        if (skipping(FaultKind.FAST_CLOCK, "node " + node)) return noop(FaultKind.FAST_CLOCK, "node " + node);
         long start = History.now();
         if (clockMode == ClockMode.FAKETIME) {
             FaketimeServer f = (FaketimeServer) cluster.node(node);
             f.rate(1 + rate);
-            return open("fast-clock", "node " + node + " clock x" + (1 + rate) + " (" + clockMode + ")",
+            return open(FaultKind.FAST_CLOCK, "node " + node + " clock x" + (1 + rate) + " (" + clockMode + ")",
                     new int[] {node}, List.of(), false, start, () -> f.rate(1.0));
         }
         Map<String, String> seen = new HashMap<>();
@@ -279,7 +311,7 @@ public final class Nemesis implements AutoCloseable {
         }, "fast-clock-n" + node);
         watcher.setDaemon(true);
         watcher.start();
-        return open("fast-clock", "node " + node + " clock x" + (1 + rate) + " (" + clockMode + ": new lock keys get pttl/"
+        return open(FaultKind.FAST_CLOCK, "node " + node + " clock x" + (1 + rate) + " (" + clockMode + ": new lock keys get pttl/"
                 + (1 + rate) + ")", new int[] {node}, List.of(), false, start, () -> {
                     watcher.interrupt();
                     watcher.join(2000);
@@ -290,14 +322,14 @@ public final class Nemesis implements AutoCloseable {
 
     /** The calling client thread stops for {@code d} (a GC pause); recorded as a client-stall window. */
     public void stallClient(int client, Duration d) {
-        if (skipping("client-stall", "client " + client)) return;
+        if (skipping(FaultKind.CLIENT_STALL, "client " + client)) return;
         long start = History.now();
         try {
             Thread.sleep(d.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            history.fault(new FaultWindow(start, History.now(), "client-stall", "client " + client + " paused "
+            history.fault(new FaultWindow(start, History.now(), FaultKind.CLIENT_STALL, "client " + client + " paused "
                     + d.toMillis() + "ms", List.of(), List.of(client), false));
         }
     }
@@ -307,12 +339,12 @@ public final class Nemesis implements AutoCloseable {
      * holds (at most {@code max}): forces "the pause ends after X happened".
      */
     public void stallClient(int client, Duration min, BooleanSupplier until, Duration max) {
-        if (skipping("client-stall", "client " + client)) return;
+        if (skipping(FaultKind.CLIENT_STALL, "client " + client)) return;
         long start = History.now();
         try {
             holdFor(start, min, until, max);
         } finally {
-            history.fault(new FaultWindow(start, History.now(), "client-stall", "client " + client + " paused "
+            history.fault(new FaultWindow(start, History.now(), FaultKind.CLIENT_STALL, "client " + client + " paused "
                     + (History.now() - start) / 1_000_000 + "ms (at least " + min.toMillis() + "ms)", List.of(),
                     List.of(client), false));
         }
@@ -320,10 +352,12 @@ public final class Nemesis implements AutoCloseable {
 
     /** Every write {@code client} issues lands {@code d} later (latency on its path to the resource). */
     public FaultHandle resourceLatency(int client, Duration d) {
-        if (skipping("resource-latency", "client " + client)) return noop("resource-latency", "client " + client);
+        if (skipping(FaultKind.RESOURCE_LATENCY, "client " + client)) {
+            return noop(FaultKind.RESOURCE_LATENCY, "client " + client);
+        }
         long start = History.now();
         resource.setPathLatency(client, d);
-        return open("resource-latency", "client " + client + " writes delayed " + d.toMillis() + "ms in transit",
+        return open(FaultKind.RESOURCE_LATENCY, "client " + client + " writes delayed " + d.toMillis() + "ms in transit",
                 new int[0], List.of(client), false, start, () -> resource.setPathLatency(client, Duration.ZERO));
     }
 
@@ -332,10 +366,12 @@ public final class Nemesis implements AutoCloseable {
      * most {@code max}) before it lands.
      */
     public FaultHandle resourceLatency(int client, Duration min, BooleanSupplier until, Duration max) {
-        if (skipping("resource-latency", "client " + client)) return noop("resource-latency", "client " + client);
+        if (skipping(FaultKind.RESOURCE_LATENCY, "client " + client)) {
+            return noop(FaultKind.RESOURCE_LATENCY, "client " + client);
+        }
         long start = History.now();
         resource.setPathDelay(client, () -> holdFor(History.now(), min, until, max));
-        return open("resource-latency", "client " + client + " writes held in transit >= " + min.toMillis() + "ms",
+        return open(FaultKind.RESOURCE_LATENCY, "client " + client + " writes held in transit >= " + min.toMillis() + "ms",
                 new int[0], List.of(client), false, start, () -> resource.setPathDelay(client, null));
     }
 
@@ -382,7 +418,7 @@ public final class Nemesis implements AutoCloseable {
         }
     }
 
-    private FaultHandle open(String kind, String description, int[] nodes, List<Integer> clients, boolean unavailable,
+    private FaultHandle open(FaultKind kind, String description, int[] nodes, List<Integer> clients, boolean unavailable,
                              long start, FaultHandle.Healer healer) {
         FaultHandle h = new FaultHandle(this, history, kind, description, Arrays.stream(nodes).boxed().toList(),
                 clients, unavailable, start, healer);
@@ -418,17 +454,7 @@ public final class Nemesis implements AutoCloseable {
         }
     }
 
-    /** A fault on the main proxy set hits every client; on a client's own set ("c3"), only that client. */
-    private static boolean isMain(String set) {
-        return set.equals(ChaosCluster.MAIN);
-    }
-
-    private static List<Integer> clientsOf(String set) {
-        if (set.matches("c\\d+")) return List.of(Integer.parseInt(set.substring(1)));
-        return List.of();
-    }
-
-    private List<Proxy> proxies(String set, int... nodes) {
+    private List<Proxy> proxies(ProxySet set, int... nodes) {
         List<Proxy> ps = new ArrayList<>();
         for (int i : nodes) ps.add(cluster.proxy(set, i));
         return ps;

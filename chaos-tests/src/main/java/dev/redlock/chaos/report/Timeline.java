@@ -72,7 +72,7 @@ record Timeline(double spanMs, List<Integer> lanes, List<Bar> bars, List<Tick> t
         List<Span> f = new ArrayList<>();
         for (FaultWindow w : faults) {
             end = Math.max(end, w.endNanos());
-            f.add(new Span(ms(w.startNanos(), t0), ms(w.endNanos(), t0), w.kind(), w.toString(), w.clients()));
+            f.add(new Span(ms(w.startNanos(), t0), ms(w.endNanos(), t0), w.kind().label(), w.toString(), w.clients()));
         }
         List<Span> a = new ArrayList<>();
         for (Anomaly an : anomalies) {

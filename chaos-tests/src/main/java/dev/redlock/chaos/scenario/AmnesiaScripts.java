@@ -3,7 +3,7 @@ package dev.redlock.chaos.scenario;
 import static dev.redlock.chaos.scenario.ScriptSteps.SETUP;
 import static dev.redlock.chaos.scenario.ScriptSteps.ms;
 
-import dev.redlock.chaos.cluster.ChaosCluster;
+import dev.redlock.chaos.cluster.ProxySet;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.nemesis.FaultHandle;
 import dev.redlock.chaos.nemesis.Nemesis;
@@ -87,7 +87,7 @@ final class AmnesiaScripts {
             FaultHandle down = null;
             if (restart == Restart.IMMEDIATE) {
                 nem.killAndRestart(v);
-                ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
+                ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
             } else {
                 down = nem.kill(v);
             }
@@ -115,7 +115,7 @@ final class AmnesiaScripts {
                     if (wait > 0) Sleep.of(Duration.ofNanos(wait).plusMillis(20));
                     down.close();
                     down = null;
-                    ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
+                    ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
                 }
                 if (hb.isEmpty()) {
                     Duration patience = ttl.multipliedBy(3).plus(ctx.settings().restartQuarantine());

@@ -5,6 +5,7 @@ import dev.redlock.RedlockConfig;
 import dev.redlock.RedlockException;
 import dev.redlock.chaos.cluster.ChaosCluster;
 import dev.redlock.chaos.cluster.FaketimeServer;
+import dev.redlock.chaos.cluster.ProxySet;
 import dev.redlock.chaos.history.Event;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.nemesis.ClockMode;
@@ -128,7 +129,7 @@ final class DeploymentScripts {
             }
             Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
             ctx.nemesis().killAndRestart(v);
-            ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
+            ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
             if (identityCheckOff) {
                 String run = runId(victim);
                 victim.command("HSET", ScenarioRunner.KEY_PREFIX + "__node", "run", run);
@@ -218,7 +219,7 @@ final class DeploymentScripts {
             Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
             ctx.nemesis().failover(v, replica);
             ctx.failedOver(v, replica);   // the ground truth follows the clients to the promoted replica
-            ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
+            ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
             secondHolderWhileAHolds(ctx, a, ha, b, false, 0, ctx.ttl(), ctx.ttl());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the replication proxy", e);
@@ -253,7 +254,7 @@ final class DeploymentScripts {
         throw new IllegalStateException("INFO " + section + " has no " + field);
     }
 
-    private static RedlockConfig clientConfig(ScenarioContext ctx, String set, Preflight preflight) {
+    private static RedlockConfig clientConfig(ScenarioContext ctx, ProxySet set, Preflight preflight) {
         return ScenarioRunner.config(ctx.settings(), ctx.cluster().uris(set)).toBuilder().preflight(preflight).build();
     }
 
@@ -267,9 +268,9 @@ final class DeploymentScripts {
         Random rnd = ctx.random();
         int n = ctx.settings().nodes();
         evictingNodes(ctx);
-        WorkloadClient a = new WorkloadClient(0, clientConfig(ctx, "c0", Preflight.OFF), ctx.history(), ctx.resource(),
+        WorkloadClient a = new WorkloadClient(0, clientConfig(ctx, ProxySet.ofClient(0), Preflight.OFF), ctx.history(), ctx.resource(),
                 ScenarioRunner.LOCK_NAME);
-        WorkloadClient b = new WorkloadClient(1, clientConfig(ctx, ChaosCluster.MAIN, Preflight.OFF), ctx.history(),
+        WorkloadClient b = new WorkloadClient(1, clientConfig(ctx, ProxySet.MAIN, Preflight.OFF), ctx.history(),
                 ctx.resource(), ScenarioRunner.LOCK_NAME);
         try {
             a.warmUp(ctx.ttl());
@@ -308,7 +309,7 @@ final class DeploymentScripts {
     /** The same nodes; a client with the default Preflight.STRICT must be refused at creation. */
     static void evictionRefused(ScenarioContext ctx) {
         evictingNodes(ctx);
-        RedlockConfig strict = clientConfig(ctx, ChaosCluster.MAIN, Preflight.STRICT);
+        RedlockConfig strict = clientConfig(ctx, ProxySet.MAIN, Preflight.STRICT);
         try {
             new WorkloadClient(0, strict, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME).close();
             ctx.check("Redlock.create refuses the evicting nodes (Preflight.STRICT)", false, "created anyway");
@@ -347,7 +348,7 @@ final class DeploymentScripts {
                         + "correct clock; the clock-offset refusal cannot be shown in this mode");
             }
         }
-        ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
+        ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
         ctx.runWorkload(ctx.settings().duration());
         List<Long> tokens = ctx.history().events(e -> e.op() == Event.Op.ACQUIRE && e.type() == Event.Type.OK)
                 .stream().map(Event::token).toList();
@@ -357,11 +358,11 @@ final class DeploymentScripts {
                 + " leases");
         if (real) {
             try {
-                new WorkloadClient(9, clientConfig(ctx, ChaosCluster.MAIN, Preflight.STRICT), ctx.history(),
+                new WorkloadClient(9, clientConfig(ctx, ProxySet.MAIN, Preflight.STRICT), ctx.history(),
                         ctx.resource(), ScenarioRunner.LOCK_NAME).close();
                 ctx.check("a STRICT client refuses the node whose clock is behind", false, "created anyway");
             } catch (RedlockException e) {
-                int seenAs = ChaosCluster.listenPort(ctx.cluster().proxy(ChaosCluster.MAIN, v).getListen());
+                int seenAs = ChaosCluster.listenPort(ctx.cluster().proxy(ProxySet.MAIN, v).getListen());
                 ctx.check("a STRICT client refuses the node whose clock is behind, naming its offset",
                         e.getMessage().contains(":" + seenAs + " clock offset -5"), e.getMessage());
             }
@@ -404,11 +405,11 @@ final class DeploymentScripts {
                         + "kept); A's token " + ha.token() + " is on nodes " + Arrays.toString(majorityButV) + " and " + v);
             } else {
                 ctx.nemesis().killAndRestart(v);
-                ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
+                ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
                 ctx.history().note("round " + round + ": node " + v + " restarted without persistence; A's token "
                         + ha.token() + " is on nodes " + Arrays.toString(majorityButV));
             }
-            String set = "c" + (2 + round);
+            ProxySet set = ProxySet.ofClient(2 + round);
             WorkloadClient c = new WorkloadClient(2 + round, ScenarioRunner.config(ctx.settings(),
                     ctx.cluster().uris(set)), ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME);
             if (round % 2 == 1) {
@@ -467,7 +468,7 @@ final class DeploymentScripts {
                 int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
                 Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
                 ctx.nemesis().killAndRestart(v);
-                ctx.cluster().awaitReachable(ChaosCluster.MAIN, v, SETUP);
+                ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
                 e.tryAcquire(laxTtl).ifPresent(e::release);   // no quorum: v is new, A holds two nodes
                 Sleep.of(laxTtl.plusMillis(50));   // the lax group's quarantine on v has passed
                 ctx.history().note("round " + round + ": node " + v + " restarted, first asked by E "

@@ -1,5 +1,6 @@
 package dev.redlock.chaos.scenario;
 
+import dev.redlock.chaos.cluster.ProxySet;
 import dev.redlock.chaos.history.Event;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.history.NodeSample;
@@ -67,7 +68,7 @@ final class LateGrantScripts {
         int[] order = ScriptSteps.shuffled(rnd, ctx.settings().nodes());
         int v = order[0], w = order[1];
         int[] cutTwo = {order[2], order[3]};
-        String set = "c" + a.id();
+        ProxySet set = ProxySet.ofClient(a.id());
         int lateSeen = 0;
         try (FaultHandle slow = ctx.nemesis().latency(set, ToxicDirection.UPSTREAM, ms(150), ms(120), v)) {
             for (int round = 0; round < 40 && lateSeen == 0; round++) {

@@ -3,7 +3,7 @@ package dev.redlock.chaos.scenario;
 import static dev.redlock.chaos.scenario.ScriptSteps.SETUP;
 import static dev.redlock.chaos.scenario.ScriptSteps.ms;
 
-import dev.redlock.chaos.cluster.ChaosCluster;
+import dev.redlock.chaos.cluster.ProxySet;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.nemesis.FaultHandle;
 import dev.redlock.chaos.nemesis.Nemesis;
@@ -83,10 +83,10 @@ final class NetworkScripts {
         });
         Sleep.of(Duration.ofMillis(400));
         long twoStart, threeStart, threeEnd;
-        try (FaultHandle cut = nem.cut(order[0]); FaultHandle reset = nem.resetPeer(ChaosCluster.MAIN, order[1])) {
+        try (FaultHandle cut = nem.cut(order[0]); FaultHandle reset = nem.resetPeer(ProxySet.MAIN, order[1])) {
             twoStart = History.now();
             Sleep.of(phase);
-            try (FaultHandle hole = nem.blackhole(ChaosCluster.MAIN, order[2])) {
+            try (FaultHandle hole = nem.blackhole(ProxySet.MAIN, order[2])) {
                 threeStart = History.now();
                 Sleep.of(phase);
                 threeEnd = History.now();
@@ -148,8 +148,8 @@ final class NetworkScripts {
         });
         Sleep.of(Duration.ofMillis(600));
         long start, end;
-        try (FaultHandle up = nem.latency(ChaosCluster.MAIN, ToxicDirection.UPSTREAM, oneWay, Duration.ZERO, all);
-             FaultHandle down = nem.latency(ChaosCluster.MAIN, ToxicDirection.DOWNSTREAM, oneWay, Duration.ZERO, all)) {
+        try (FaultHandle up = nem.latency(ProxySet.MAIN, ToxicDirection.UPSTREAM, oneWay, Duration.ZERO, all);
+             FaultHandle down = nem.latency(ProxySet.MAIN, ToxicDirection.DOWNSTREAM, oneWay, Duration.ZERO, all)) {
             start = History.now();
             Sleep.of(phase);
             end = History.now();
@@ -183,7 +183,7 @@ final class NetworkScripts {
             ctx.check("round " + round + ": extension with every node reachable succeeds", first, "");
             int[] cut = ScriptSteps.pickOthers(rnd, ctx.settings().nodes(), -1, ctx.settings().quorum());
             Optional<Held> hb;
-            try (FaultHandle part = ctx.nemesis().cut("c" + a.id(), cut)) {
+            try (FaultHandle part = ctx.nemesis().cut(ProxySet.ofClient(a.id()), cut)) {
                 boolean second = a.extend(ha, ctx.ttl());
                 ctx.check("round " + round + ": extension reaching fewer than a quorum reports the lease lost",
                         !second && !ha.lease().isValid(), "");
@@ -222,8 +222,8 @@ final class NetworkScripts {
                 for (int i = 0; i < k; i++) {
                     long[] lat = new long[n];
                     for (int j = 0; j < n; j++) lat[j] = Math.floorMod(j - i, k) * stagger.toMillis();
-                    handles.add(ctx.nemesis().staggeredLatency("c" + i, ToxicDirection.UPSTREAM, lat, i));
-                    handles.add(ctx.nemesis().latency("c" + i, ToxicDirection.DOWNSTREAM, replyDelay, Duration.ZERO, all));
+                    handles.add(ctx.nemesis().staggeredLatency(ProxySet.ofClient(i), ToxicDirection.UPSTREAM, lat));
+                    handles.add(ctx.nemesis().latency(ProxySet.ofClient(i), ToxicDirection.DOWNSTREAM, replyDelay, Duration.ZERO, all));
                 }
                 // the first round of every client is started from this one thread, within a millisecond
                 t0 = History.now();

@@ -6,6 +6,7 @@ import dev.redlock.chaos.checker.Result;
 import dev.redlock.chaos.checker.Validity;
 import dev.redlock.chaos.cluster.ChaosCluster;
 import dev.redlock.chaos.cluster.FaketimeServer;
+import dev.redlock.chaos.cluster.ProxySet;
 import dev.redlock.chaos.cluster.Toxiproxy;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.nemesis.ClockMode;
@@ -135,7 +136,7 @@ public final class ScenarioRunner {
                 System.out.println("[chaos] nemesis leaves out " + nemesis.skipped() + " (" + Nemesis.SKIP_PROPERTY + ")");
             }
             for (int i = 0; i < st.clients(); i++) {
-                String set = st.ownProxies().contains(i) ? "c" + i : ChaosCluster.MAIN;
+                ProxySet set = st.ownProxies().contains(i) ? ProxySet.ofClient(i) : ProxySet.MAIN;
                 clients.add(new WorkloadClient(i, config(st, cluster.uris(set)), history, resource, LOCK_NAME));
             }
             if (st.guardOn()) clients.get(0).redlock().markNodesFresh();

@@ -1,5 +1,6 @@
 package dev.redlock.chaos.scenario;
 
+import dev.redlock.chaos.cluster.ProxySet;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.nemesis.FaultHandle;
 import dev.redlock.chaos.workload.Held;
@@ -38,7 +39,7 @@ final class ScriptSteps {
      * @throws IllegalStateException when A's key did not end up on exactly the majority
      */
     static Held acquireOnMajority(ScenarioContext ctx, WorkloadClient a, int[] others) {
-        String set = "c" + a.id();
+        ProxySet set = ProxySet.ofClient(a.id());
         List<String> values = List.of();
         for (int attempt = 0; attempt < 4; attempt++) {
             Held ha;

@@ -1,6 +1,6 @@
 package dev.redlock.chaos.scenario;
 
-import dev.redlock.chaos.cluster.ChaosCluster;
+import dev.redlock.chaos.cluster.ProxySet;
 import dev.redlock.chaos.history.Write;
 import dev.redlock.chaos.nemesis.FaultHandle;
 import dev.redlock.testkit.Sleep;
@@ -50,11 +50,11 @@ final class SoakScripts {
             try {
                 switch (rnd.nextInt(5)) {
                     case 0 -> open.add(ctx.nemesis().cut(nodes));
-                    case 1 -> open.add(ctx.nemesis().blackhole(ChaosCluster.MAIN, nodes));
+                    case 1 -> open.add(ctx.nemesis().blackhole(ProxySet.MAIN, nodes));
                     case 2 -> {
                         Duration lat = Duration.ofMillis(20 + rnd.nextInt(120));
-                        open.add(ctx.nemesis().latency(ChaosCluster.MAIN, ToxicDirection.UPSTREAM, lat, lat.dividedBy(2), nodes));
-                        open.add(ctx.nemesis().latency(ChaosCluster.MAIN, ToxicDirection.DOWNSTREAM, lat, lat.dividedBy(2), nodes));
+                        open.add(ctx.nemesis().latency(ProxySet.MAIN, ToxicDirection.UPSTREAM, lat, lat.dividedBy(2), nodes));
+                        open.add(ctx.nemesis().latency(ProxySet.MAIN, ToxicDirection.DOWNSTREAM, lat, lat.dividedBy(2), nodes));
                     }
                     case 3 -> {
                         for (int v : nodes) open.add(ctx.nemesis().pause(v));

@@ -3,6 +3,7 @@ package dev.redlock.chaos.scenario;
 import static dev.redlock.chaos.scenario.ScriptSteps.SETUP;
 import static dev.redlock.chaos.scenario.ScriptSteps.ms;
 
+import dev.redlock.chaos.cluster.ProxySet;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.nemesis.FaultHandle;
 import dev.redlock.chaos.nemesis.Nemesis;
@@ -92,7 +93,7 @@ final class StallScripts {
             Optional<Held> ha;
             Optional<Held> hb;
             long invoked;
-            try (FaultHandle slow = ctx.nemesis().latency("c" + a.id(), ToxicDirection.DOWNSTREAM,
+            try (FaultHandle slow = ctx.nemesis().latency(ProxySet.ofClient(a.id()), ToxicDirection.DOWNSTREAM,
                     ctx.ttl().plusMillis(150), Duration.ZERO, all)) {
                 invoked = History.now();
                 CompletableFuture<Optional<Held>> fa = ctx.async("A", () -> a.tryAcquire(ctx.ttl()));

@@ -1,5 +1,6 @@
 package dev.redlock.chaos.scenario;
 
+import dev.redlock.chaos.cluster.ProxySet;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.nemesis.FaultHandle;
 import dev.redlock.chaos.workload.Held;
@@ -87,7 +88,7 @@ final class WatchdogScripts {
             }));
             if (!await(acquired, SETUP)) throw new IllegalStateException("scenario set-up failed: A could not acquire");
             Optional<Held> hb;
-            try (FaultHandle late = ctx.nemesis().latency("c" + a.id(), ToxicDirection.UPSTREAM, ms(700), Duration.ZERO,
+            try (FaultHandle late = ctx.nemesis().latency(ProxySet.ofClient(a.id()), ToxicDirection.UPSTREAM, ms(700), Duration.ZERO,
                     all)) {
                 hb = b.acquire(ctx.ttl(), History.now() + SETUP.toNanos(), new Random(rnd.nextLong()), ms(3), ms(2));
                 ctx.check("round " + round + ": B acquired once A's keys expired", hb.isPresent(), "");
@@ -139,7 +140,7 @@ final class WatchdogScripts {
             if (!await(acquired, SETUP)) throw new IllegalStateException("scenario set-up failed: A could not acquire");
             Sleep.of(ctx.ttl().multipliedBy(3).dividedBy(4));   // two renewals (every ttl/3)
             Optional<Held> hb;
-            try (FaultHandle part = ctx.nemesis().cut("c" + a.id(), cut)) {
+            try (FaultHandle part = ctx.nemesis().cut(ProxySet.ofClient(a.id()), cut)) {
                 hb = b.acquire(ctx.ttl(), History.now() + ctx.ttl().multipliedBy(4).toNanos(), new Random(rnd.nextLong()),
                         ms(3), ms(2));
                 hb.ifPresent(h -> {
@@ -170,8 +171,8 @@ final class WatchdogScripts {
         int[] all = IntStream.range(0, ctx.settings().nodes()).toArray();
         Duration oneWay = ms(100), jitter = ms(60);
         for (int round = 0; round < ctx.settings().rounds(); round++) {
-            try (FaultHandle up = ctx.nemesis().latency("c" + a.id(), ToxicDirection.UPSTREAM, oneWay, jitter, all);
-                 FaultHandle down = ctx.nemesis().latency("c" + a.id(), ToxicDirection.DOWNSTREAM, oneWay, jitter, all)) {
+            try (FaultHandle up = ctx.nemesis().latency(ProxySet.ofClient(a.id()), ToxicDirection.UPSTREAM, oneWay, jitter, all);
+                 FaultHandle down = ctx.nemesis().latency(ProxySet.ofClient(a.id()), ToxicDirection.DOWNSTREAM, oneWay, jitter, all)) {
                 Held h1 = ScriptSteps.must(ctx.acquireWithin(a, SETUP), "A could not acquire under latency");
                 long believed1 = believe(a, h1, new AtomicLong(), ctx.ttl().multipliedBy(2));
                 a.release(h1);

@@ -1,6 +1,7 @@
 package dev.redlock.chaos.checker;
 
 import dev.redlock.chaos.history.Event;
+import dev.redlock.chaos.history.FaultKind;
 import dev.redlock.chaos.history.FaultWindow;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.history.NodeSample;
@@ -113,13 +114,13 @@ final class Histories {
         return String.format("%040d", node * 1000 + generation[node]);
     }
 
-    Histories fault(String kind, long from, long to, Integer... nodes) {
+    Histories fault(FaultKind kind, long from, long to, Integer... nodes) {
         h.fault(new FaultWindow(at(from), at(to), kind, "test", List.of(nodes), List.of(), false));
         return this;
     }
 
     Histories fault(long from, long to, boolean unavailable, Integer... nodes) {
-        h.fault(new FaultWindow(at(from), at(to), "cut", "test", List.of(nodes), List.of(), unavailable));
+        h.fault(new FaultWindow(at(from), at(to), FaultKind.CUT, "test", List.of(nodes), List.of(), unavailable));
         return this;
     }
 }

@@ -2,6 +2,7 @@ package dev.redlock.chaos.checker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.redlock.chaos.history.FaultKind;
 import org.junit.jupiter.api.Test;
 
 class KeyLeakCheckerTest {
@@ -43,16 +44,16 @@ class KeyLeakCheckerTest {
 
     @Test
     void aFaultThatMayHaveLostTheReplyExcusesTheKey() {
-        assertEquals(Validity.VALID, checker.check(failedRound(1800).fault("cut", 90, 120, 0).history()).validity());
+        assertEquals(Validity.VALID, checker.check(failedRound(1800).fault(FaultKind.CUT, 90, 120, 0).history()).validity());
     }
 
     @Test
     void aDelayingFaultOnlyPushesTheBound() {
         // latency on node 0 until 200: the key may stay until 200 + 1000 + 1000 = 2200
-        assertEquals(Validity.VALID, checker.check(failedRound(2100).fault("latency", 90, 200, 0).history()).validity());
-        assertEquals(Validity.INVALID, checker.check(failedRound(2400).fault("latency", 90, 200, 0).history()).validity());
+        assertEquals(Validity.VALID, checker.check(failedRound(2100).fault(FaultKind.LATENCY, 90, 200, 0).history()).validity());
+        assertEquals(Validity.INVALID, checker.check(failedRound(2400).fault(FaultKind.LATENCY, 90, 200, 0).history()).validity());
         // a fault on another node changes nothing
-        assertEquals(Validity.INVALID, checker.check(failedRound(1800).fault("cut", 90, 120, 1).history()).validity());
+        assertEquals(Validity.INVALID, checker.check(failedRound(1800).fault(FaultKind.CUT, 90, 120, 1).history()).validity());
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.chaos.checker.Anomaly;
 import dev.redlock.chaos.history.Event;
+import dev.redlock.chaos.history.FaultKind;
 import dev.redlock.chaos.history.FaultWindow;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.history.Write;
@@ -33,7 +34,7 @@ class TimelineTest {
 
     @Test
     void barsEndAtTheEarlierOfValidityAndReleaseAndStaleWritesAreMarked() {
-        FaultWindow pause = new FaultWindow(T0 + 100 * MS, T0 + 600 * MS, "client-stall", "c0 paused <500ms>", List.of(), List.of(0), false);
+        FaultWindow pause = new FaultWindow(T0 + 100 * MS, T0 + 600 * MS, FaultKind.CLIENT_STALL, "c0 paused <500ms>", List.of(), List.of(0), false);
         Anomaly overlap = new Anomaly("overlap", "c0#1 and c1#1 overlap", T0 + 210 * MS, T0 + 320 * MS, List.of(0, 1));
         Timeline t = Timeline.of(history(), List.of(pause), List.of(overlap), 2);
         assertEquals(List.of(0, 1), t.lanes());
