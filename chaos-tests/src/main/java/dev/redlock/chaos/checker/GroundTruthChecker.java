@@ -3,9 +3,9 @@ package dev.redlock.chaos.checker;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.history.NodeSample;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Ground truth for safety: a client that believes it holds a lease while no majority of nodes holds the lease's
@@ -25,7 +25,9 @@ import java.util.Set;
  * <p><b>Restarts and failovers: as good as holding.</b> A node whose identity changed after the lease's acquire was
  * invoked (the first reading of the new identity came back after it) may have held the value and forgotten it, so
  * readings cannot say whether it ever held it: a kill and a restart fit between two 5 ms readings. It counts as
- * holding from its last reading under the old identity until it is first seen holding the value of another lease.
+ * holding from its last reading under the old identity until it is first seen holding the value of another lease
+ * granted by the new process (one whose acquire was invoked after the new identity was first read: a value reloaded
+ * from a snapshot or an AOF written while an earlier lease held excludes others as well as this lease's value would).
  * The argument: what the lock must exclude is a second holder, and a node counts for a second holder only once it
  * grants a round that becomes a lease, which puts that lease's value on the node for the lease's life (release or
  * TTL), long enough to be read. Until then the node has made nobody a holder: with the amnesia guard it refuses
@@ -36,8 +38,8 @@ import java.util.Set;
  * under the same {@code run_id} and lacks it. What this gives up: a node that restarted and made nobody a holder
  * does not count against a lease, although it no longer holds the value; such a lease stays exclusive as long as the
  * node makes nobody a holder, and doing so is what breaks it, and is seen.
- * One assumption: a restarted node's reloaded memory (a snapshot, an AOF, a replica) holds no other owner's live
- * key; the scenarios take their snapshots and sync their replicas while nobody holds the lock.
+ * One assumption: a restarted node's reloaded memory (a snapshot, an AOF, a replica) holds no other client's live
+ * key granted in another client's name; a reloaded value of an earlier lease is fine (see above).
  *
  * <p><b>Short leases.</b> "Never showed it" is only sound when the node would have shown the value had it held it
  * through the window: a granting node that keeps its identity holds the value from before the window starts until
@@ -71,7 +73,12 @@ public final class GroundTruthChecker implements Checker {
         List<LeaseWindow> leases = LeaseWindow.of(h);
         List<NodeSample> samples = h.samples();
         Map<String, String> values = h.ownerValues();
-        Set<String> leaseValues = Set.copyOf(values.values());
+        Map<String, Long> leaseInvoked = new HashMap<>();   // owner value -> when its lease's acquire was invoked
+        for (String v : values.values()) leaseInvoked.put(v, Long.MAX_VALUE);   // when unknown: granted afresh
+        for (LeaseWindow w : LeaseWindow.of(h)) {
+            String v = values.get(w.owner());
+            if (v != null && !v.isEmpty()) leaseInvoked.merge(v, w.invoked(), Math::min);
+        }
         if (!h.samplerErrors().isEmpty()) return unknown("the ground-truth sampler failed: " + h.samplerErrors());
         if (leases.isEmpty()) return Result.of(NAME, Validity.VALID, List.of(), metrics(0, 0, samples.size()));
         if (samples.isEmpty()) return unknown("no ground-truth samples for " + leases.size() + " leases");
@@ -87,7 +94,7 @@ public final class GroundTruthChecker implements Checker {
             for (List<NodeSample> node : byNode) {
                 // a node read too rarely to have seen the value if it held it all window long tells nothing here
                 boolean readOften = NodeSamples.longestGap(node, w.start(), w.end()) < w.end() - w.start();
-                lacking.add(readOften ? NodeSamples.lacking(node, value, w.invoked(), leaseValues) : new long[0]);
+                lacking.add(readOften ? NodeSamples.lacking(node, value, w.invoked(), leaseInvoked) : new long[0]);
             }
             long[] worst = firstAndTotal(lacking, mustLack, w.start(), w.end());
             if (worst == null || worst[1] <= SLACK_NANOS) continue;

@@ -4,7 +4,7 @@ import dev.redlock.chaos.history.NodeSample;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /** Helpers over the ground-truth samples of a history (see {@link GroundTruthChecker} for the reasoning). */
 final class NodeSamples {
@@ -47,10 +47,13 @@ final class NodeSamples {
      * the last reading without it; after it last showed, from the reply time of the next reading on (to the end of
      * the identity); an identity that never showed it lacked it over its readings. Then every restart or failover
      * that may have come after the value was written ({@code invoked}) protects the node: from there until the first
-     * reading that shows the value of another lease (one of {@code leaseValues}), it counts as holding (a new identity
+     * reading that shows the value of another lease granted by the new identity, it counts as holding (a new identity
      * refuses everyone during its quarantine; a grant to a round that returned no lease makes no second holder).
+     * {@code leaseInvoked} maps each lease's owner value to when its acquire was invoked: a value whose acquire was
+     * invoked before the new identity was first read was reloaded with the memory (a snapshot or an AOF taken while
+     * that lease held), not granted by the new process, and excludes others as this lease's value would.
      */
-    static long[] lacking(List<NodeSample> node, String value, long invoked, Set<String> leaseValues) {
+    static long[] lacking(List<NodeSample> node, String value, long invoked, Map<String, Long> leaseInvoked) {
         List<NodeSample> answered = new ArrayList<>();
         for (NodeSample s : node) if (s.answered()) answered.add(s);
         List<long[]> lacked = new ArrayList<>();
@@ -60,7 +63,7 @@ final class NodeSamples {
             if (i < answered.size() && answered.get(i).runId().equals(answered.get(i - 1).runId())) continue;
             lacked.addAll(lackingWithin(answered.subList(from, i), value));
             if (i < answered.size() && answered.get(i).receivedNanos() > invoked) {
-                protectedBy.add(new long[] {answered.get(i - 1).sentNanos(), untilAnotherLease(answered, i, value, leaseValues)});
+                protectedBy.add(new long[] {answered.get(i - 1).sentNanos(), untilAnotherLease(answered, i, value, leaseInvoked)});
             }
             from = i;
         }
@@ -84,11 +87,19 @@ final class NodeSamples {
         return out;
     }
 
-    /** The reply time of the first reading from index {@code i} on that shows another lease's value; MAX if none. */
-    private static long untilAnotherLease(List<NodeSample> answered, int i, String value, Set<String> leaseValues) {
+    /**
+     * The reply time of the first reading from index {@code i} (the first of a new identity) on that shows the value
+     * of another lease whose acquire was invoked after that identity was first read (so the new process granted it);
+     * MAX if none.
+     */
+    private static long untilAnotherLease(List<NodeSample> answered, int i, String value, Map<String, Long> leaseInvoked) {
+        long newIdentitySent = answered.get(i).sentNanos();
         for (int k = i; k < answered.size(); k++) {
             NodeSample s = answered.get(k);
-            if (!s.value().equals(value) && leaseValues.contains(s.value())) return s.receivedNanos();
+            Long otherInvoked = leaseInvoked.get(s.value());
+            if (!s.value().equals(value) && otherInvoked != null && otherInvoked >= newIdentitySent) {
+                return s.receivedNanos();
+            }
         }
         return Long.MAX_VALUE;
     }

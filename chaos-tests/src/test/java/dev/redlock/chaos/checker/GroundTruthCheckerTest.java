@@ -92,6 +92,25 @@ class GroundTruthCheckerTest {
     }
 
     @Test
+    void aRestartedNodeReloadingAnEarlierLeasesValueStillCounts() {
+        // d1a: the snapshot was taken while an earlier lease held (c2#0, value v0; released at once, so its own window
+        // is empty), so the restarted node comes back holding v0 until its TTL: reloaded, not granted by the new process
+        Histories h = leaseOnTwoNodes().lease(2, "c2#0", 0, 20, 25, 300, 25).value("c2#0", "v0")
+                .held(2, 90, 200, 5, "v1").unanswered(2, 200, 210, 5).restart(2)
+                .held(2, 210, 260, 5, "v0").held(2, 260, 500, 5, "");
+        assertEquals(Validity.VALID, checker.check(h.history()).validity());
+    }
+
+    @Test
+    void aRestartedNodeHoldingALeaseGrantedAfterTheRestartNoLongerCounts() {
+        // the twin: the same readings, but v0 belongs to a lease whose acquire was invoked after the restart
+        Histories h = leaseOnTwoNodes().lease(1, "c1#1", 1, 230, 235, 300, 500).value("c1#1", "v0")
+                .held(2, 90, 200, 5, "v1").unanswered(2, 200, 210, 5).restart(2)
+                .held(2, 210, 240, 5, "").held(2, 240, 500, 5, "v0");
+        assertEquals(Validity.INVALID, checker.check(h.history()).validity());
+    }
+
+    @Test
     void aRestartedNodeThatGrantedARoundWithoutALeaseStillCounts() {
         // d6: the restarted node grants a client of the lax group, whose own check counts it out: no second holder
         Histories h = leaseOnTwoNodes().held(2, 90, 200, 5, "v1").unanswered(2, 200, 210, 5).restart(2)
