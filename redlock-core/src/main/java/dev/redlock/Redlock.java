@@ -366,44 +366,39 @@ public final class Redlock implements AutoCloseable {
         int marked = 0;
         List<String> failures = new ArrayList<>();
         List<Object> keys = List.of(ctx.markerKey());
-        List<CompletableFuture<Object>> sent = new ArrayList<>();
-        for (NodeClient n : ctx.nodes()) sent.add(n.eval(LuaScript.MARK_FRESH, keys, NodeClient.CONNECTION_RUN_ID));
         // an administrative call, not a lock round: every node in parallel, with room for a slow or loaded machine
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
                 10 * ctx.config().nodeTimeout().toMillis() + NodeClient.connectTimeoutMs(ctx.config()));
+        List<CompletableFuture<Object>> sent = new ArrayList<>();
+        for (NodeClient n : ctx.nodes()) sent.add(markFresh(n, keys, deadline));
         for (int i = 0; i < sent.size(); i++) {
-            CompletableFuture<Object> reply = sent.get(i);
-            while (true) {
-                try {
-                    Object r = reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                    if (((Number) r).longValue() == 1) marked++;
-                    break;
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new RedlockException("interrupted while marking nodes fresh", e);
-                } catch (ExecutionException e) {
-                    // SET NX is idempotent: a failed connection attempt (a cold or loaded start) is retried while the
-                    // deadline allows; an error reply is final
-                    boolean errorReply = Failures.unwrap(e) instanceof RedisErrorException;
-                    if (errorReply || deadline - System.nanoTime() < TimeUnit.MILLISECONDS.toNanos(200)) {
-                        failures.add(ctx.node(i).name() + ": " + Failures.describe(e));
-                        break;
-                    }
-                    try {
-                        Thread.sleep(100);
-                    } catch (InterruptedException ie) {
-                        Thread.currentThread().interrupt();
-                        throw new RedlockException("interrupted while marking nodes fresh", ie);
-                    }
-                    reply = ctx.node(i).eval(LuaScript.MARK_FRESH, keys, NodeClient.CONNECTION_RUN_ID);
-                } catch (java.util.concurrent.TimeoutException e) {
-                    failures.add(ctx.node(i).name() + ": " + Failures.describe(e));
-                    break;
-                }
+            try {
+                Object r = sent.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (((Number) r).longValue() == 1) marked++;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RedlockException("interrupted while marking nodes fresh", e);
+            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                failures.add(ctx.node(i).name() + ": " + Failures.describe(e));
             }
         }
         if (!failures.isEmpty()) throw new RedlockException("could not mark every node fresh: " + failures);
         return marked;
+    }
+
+    /**
+     * MARK_FRESH on one node. SET NX is idempotent, so a failed attempt (a connection not made in time on a cold or
+     * loaded start) is sent again 100 ms later while the deadline leaves room; an error reply is final.
+     */
+    private static CompletableFuture<Object> markFresh(NodeClient n, List<Object> keys, long deadline) {
+        return n.eval(LuaScript.MARK_FRESH, keys, NodeClient.CONNECTION_RUN_ID).exceptionallyCompose(e -> {
+            boolean errorReply = Failures.unwrap(e) instanceof RedisErrorException;
+            if (errorReply || deadline - System.nanoTime() < TimeUnit.MILLISECONDS.toNanos(200)) {
+                return CompletableFuture.failedFuture(e);
+            }
+            return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS))
+                    .thenCompose(x -> markFresh(n, keys, deadline));
+        });
     }
 
     /**
