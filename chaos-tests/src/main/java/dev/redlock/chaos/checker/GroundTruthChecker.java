@@ -75,7 +75,7 @@ public final class GroundTruthChecker implements Checker {
         Map<String, String> values = h.ownerValues();
         Map<String, Long> leaseInvoked = new HashMap<>();   // owner value -> when its lease's acquire was invoked
         for (String v : values.values()) leaseInvoked.put(v, Long.MAX_VALUE);   // when unknown: granted afresh
-        for (LeaseWindow w : LeaseWindow.of(h)) {
+        for (LeaseWindow w : leases) {
             String v = values.get(w.owner());
             if (v != null && !v.isEmpty()) leaseInvoked.merge(v, w.invoked(), Math::min);
         }

@@ -1,5 +1,8 @@
 package dev.redlock.chaos.scenario;
 
+import static dev.redlock.chaos.scenario.ScriptSteps.SETUP;
+import static dev.redlock.chaos.scenario.ScriptSteps.ms;
+
 import dev.redlock.Preflight;
 import dev.redlock.RedlockConfig;
 import dev.redlock.RedlockException;
@@ -36,15 +39,10 @@ import java.util.stream.IntStream;
  */
 @SuppressWarnings("try") // fault handles are opened for their heal-in-finally, not referenced
 final class DeploymentScripts {
-    private static final Duration SETUP = Duration.ofSeconds(3);
     /** Kills and restarts a node, and partitions client 0 alone (its own proxies). */
     private static final Needs RESTART = Needs.NOTHING.withProcessControl().withOwnProxies();
 
     private DeploymentScripts() {}
-
-    private static Duration ms(long m) {
-        return Duration.ofMillis(m);
-    }
 
     /** The scenarios of this family, in order. */
     static List<Scenario> all() {

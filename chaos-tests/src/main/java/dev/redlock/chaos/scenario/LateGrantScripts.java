@@ -1,5 +1,7 @@
 package dev.redlock.chaos.scenario;
 
+import static dev.redlock.chaos.scenario.ScriptSteps.ms;
+
 import dev.redlock.chaos.cluster.ProxySet;
 import dev.redlock.chaos.history.Event;
 import dev.redlock.chaos.history.History;
@@ -33,10 +35,6 @@ final class LateGrantScripts {
             + "and the pause are timed against the node timeout and the rounds' TTL", Knob.TTL, Knob.NODE_TIMEOUT);
 
     private LateGrantScripts() {}
-
-    private static Duration ms(long m) {
-        return Duration.ofMillis(m);
-    }
 
     private static final List<Scenario> SCENARIOS = List.of(
             new Scenario("L1", "late grants", "A's requests to one node delayed 150 ms ± 120 ms (its release can "

@@ -1,5 +1,8 @@
 package dev.redlock.chaos.scenario;
 
+import static dev.redlock.chaos.scenario.ScriptSteps.SETUP;
+import static dev.redlock.chaos.scenario.ScriptSteps.ms;
+
 import dev.redlock.chaos.cluster.ProxySet;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.nemesis.FaultHandle;
@@ -28,7 +31,6 @@ import java.util.stream.IntStream;
  */
 @SuppressWarnings("try") // fault handles are opened for their heal-in-finally, not referenced
 final class WatchdogScripts {
-    private static final Duration SETUP = Duration.ofSeconds(3);
     /** How late {@code onLost} may run after the believed deadline (a loaded 2-core machine's scheduling). */
     private static final Duration LOST_NOTICE = Duration.ofMillis(250);
     private static final Needs OWN_PROXIES = Needs.NOTHING.withOwnProxies().withFixed("each fault is timed against "
@@ -36,10 +38,6 @@ final class WatchdogScripts {
             + "timeout)", Knob.TTL, Knob.NODE_TIMEOUT);
 
     private WatchdogScripts() {}
-
-    private static Duration ms(long m) {
-        return Duration.ofMillis(m);
-    }
 
     private static final List<Scenario> SCENARIOS = List.of(
             new Scenario("W1", "stale watchdog extension", "holder A's watchdog extension is held in transit past its "
