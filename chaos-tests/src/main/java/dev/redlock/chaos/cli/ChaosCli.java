@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.NoSuchElementException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
 import eu.rekawek.toxiproxy.Proxy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -100,7 +101,8 @@ public final class ChaosCli implements Runnable {
         @Option(names = "--node-timeout", converter = DurationConverter.class, description = "Override the per-node timeout.")
         Duration nodeTimeout;
 
-        @Option(names = "--clients", description = "Override the number of workload clients.")
+        @Option(names = "--clients", description = "Override the number of workload clients (the own proxies of "
+                + "clients beyond it are dropped).")
         Integer clients;
 
         @Option(names = "--duration", converter = DurationConverter.class, description = "Override the workload phase length.")
@@ -160,7 +162,13 @@ public final class ChaosCli implements Runnable {
             List<Scenario> planned = new ArrayList<>();   // bad overrides fail here, before any server is touched
             for (Scenario s : chosen) {
                 if (tuning != null) {
-                    Tuning.Tuned t = tuning.apply(s);
+                    Tuning.Tuned t;
+                    try {
+                        t = tuning.apply(s);
+                    } catch (IllegalArgumentException e) {
+                        System.err.println("--config " + config + ": scenario " + s.id() + ": " + e.getMessage());
+                        return 2;
+                    }
                     if (!t.kept().isEmpty()) {
                         System.err.println("[chaos]   " + s.id() + " keeps its own " + String.join(", ", t.kept()));
                     }
@@ -239,21 +247,33 @@ public final class ChaosCli implements Runnable {
             return results.stream().anyMatch(r -> !r.isSkipped() && !r.passed()) ? 1 : 0;
         }
 
-        /** The scenario's settings with the command line's overrides; {@code externalNodes} > 0 sets N (and quorum). */
+        /**
+         * The scenario's settings with the command line's overrides; {@code externalNodes} > 0 sets N (and the quorum
+         * to N/2+1 unless {@code --quorum}). A restart quarantine the scenario derives from its TTL follows
+         * {@code --ttl}; one set by the scenario or {@code --config} stays. A scenario's own proxies of clients beyond
+         * {@code --clients} are dropped with those clients.
+         *
+         * @throws CommandLine.ParameterException naming the setting, when the result is not a valid {@link Settings}
+         */
         Settings override(Settings s, int externalNodes) {
             int n = externalNodes > 0 ? externalNodes : s.nodes();
-            int q = quorum != null ? quorum : n != s.nodes() ? n / 2 + 1 : s.quorum();
-            if (q <= n / 2 || q > n) throw new CommandLine.ParameterException(new CommandLine(this),
-                    "--quorum must satisfy N/2 < quorum <= N (N=" + n + "), got " + q);
-            Settings out = new Settings(n, q, driftFactor != null ? driftFactor : s.driftFactor(), s.fixedDrift(),
-                    s.ttl(), s.nodeTimeout(), s.clients(), s.duration(), s.rounds(), s.seed(), s.aof(),
-                    s.restartQuarantine(), s.clockNode(), s.ownProxies());
-            if (ttl != null) out = out.withTtl(ttl);
-            if (nodeTimeout != null) out = out.withNodeTimeout(nodeTimeout);
-            if (clients != null) out = out.withClients(clients);
-            if (duration != null) out = out.withDuration(duration);
-            if (seed != null) out = out.withSeed(seed);
-            return out;
+            Settings.Builder b = s.toBuilder().nodes(n);
+            if (quorum != null) b.quorum(quorum);
+            else if (n != s.nodes()) b.quorum(n / 2 + 1);
+            if (driftFactor != null) b.driftFactor(driftFactor);
+            if (ttl != null) b.ttl(ttl);
+            if (nodeTimeout != null) b.nodeTimeout(nodeTimeout);
+            if (clients != null) {
+                b.clients(clients).ownProxies(s.ownProxies().stream().filter(c -> c < clients).collect(Collectors.toSet()));
+            }
+            if (duration != null) b.duration(duration);
+            if (seed != null) b.seed(seed);
+            try {
+                return b.build();
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(new CommandLine(this),
+                        "the options give settings the harness cannot run with: " + e.getMessage());
+            }
         }
     }
 

@@ -219,10 +219,7 @@ public final class ChaosSuite {
                 }
                 if (!uris.isEmpty() && p.settings().nodes() != uris.size()) {
                     int n = uris.size();
-                    p = p.withSettings(new dev.redlock.chaos.scenario.Settings(n, n / 2 + 1, p.settings().driftFactor(),
-                            p.settings().fixedDrift(), p.settings().ttl(), p.settings().nodeTimeout(), p.settings().clients(),
-                            p.settings().duration(), p.settings().rounds(), p.settings().seed(), p.settings().aof(),
-                            p.settings().restartQuarantine(), p.settings().clockNode(), p.settings().ownProxies()));
+                    p = p.withSettings(p.settings().toBuilder().nodes(n).quorum(n / 2 + 1).build());
                 }
                 planned.add(p);
             }

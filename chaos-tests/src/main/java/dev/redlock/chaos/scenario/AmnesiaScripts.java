@@ -42,22 +42,22 @@ final class AmnesiaScripts {
                 new Scenario("3", "amnesia", "node of the holder's majority killed -9 and restarted at once, no "
                         + "persistence, amnesia guard off; second client gets that node + the other two",
                         Expectation.VIOLATION,
-                        Settings.defaults().withTtl(ms(1000)).withRestartQuarantine(ZERO).withOwnProxies(Set.of(0)),
+                        Settings.builder().ttl(ms(1000)).restartQuarantine(ZERO).ownProxies(Set.of(0)).build(),
                         ctx -> amnesia(ctx, Restart.IMMEDIATE, true),
                         KILL_RESTART.withFixed(GUARD_OFF, Knob.RESTART_QUARANTINE)),
                 new Scenario("4a", "amnesia, guard on", "as 3, with restartQuarantine = 2 x TTL and nodes marked fresh at "
                         + "start", Expectation.SAFE,
-                        Settings.defaults().withTtl(ms(600)).withOwnProxies(Set.of(0)),
+                        Settings.builder().ttl(ms(600)).ownProxies(Set.of(0)).build(),
                         ctx -> amnesia(ctx, Restart.IMMEDIATE, false),
                         KILL_RESTART.withFixed(RESTART_ROUNDS, Knob.TTL, Knob.RESTART_QUARANTINE)),
                 new Scenario("4b", "amnesia, AOF always", "as 3 (guard off), nodes with AOF appendfsync always",
                         Expectation.SAFE,
-                        Settings.defaults().withTtl(ms(600)).withRestartQuarantine(ZERO).withAof(true).withOwnProxies(Set.of(0)),
+                        Settings.builder().ttl(ms(600)).restartQuarantine(ZERO).aof(true).ownProxies(Set.of(0)).build(),
                         ctx -> amnesia(ctx, Restart.IMMEDIATE, false),
                         KILL_RESTART.withFixed(GUARD_OFF, Knob.RESTART_QUARANTINE)),
                 new Scenario("4c", "amnesia, delayed restart", "as 3 (guard off, no persistence), restart delayed until the "
                         + "TTL has passed", Expectation.SAFE,
-                        Settings.defaults().withTtl(ms(600)).withRestartQuarantine(ZERO).withOwnProxies(Set.of(0)),
+                        Settings.builder().ttl(ms(600)).restartQuarantine(ZERO).ownProxies(Set.of(0)).build(),
                         ctx -> amnesia(ctx, Restart.DELAYED, false),
                         KILL_RESTART.withFixed(GUARD_OFF, Knob.RESTART_QUARANTINE)));
     }

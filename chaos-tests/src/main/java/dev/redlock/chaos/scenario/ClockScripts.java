@@ -32,11 +32,11 @@ final class ClockScripts {
         return List.of(
                 new Scenario("5", "clock jump", "clock of a node in the holder's majority jumps past the lock's remaining "
                         + "TTL; second client gets that node + the other two", Expectation.VIOLATION,
-                        Settings.defaults().withTtl(ms(800)).withClockNode(2).withOwnProxies(Set.of(0)),
+                        Settings.builder().ttl(ms(800)).clockNode(2).ownProxies(Set.of(0)).build(),
                         ClockScripts::clockJump, OWN_PROXIES),
                 new Scenario("6", "fast clock within drift", "a node's clock runs 3% fast, drift allowance 5%",
                         Expectation.SAFE,
-                        Settings.defaults().withTtl(ms(500)).withDrift(0.05).withClockNode(2).withOwnProxies(Set.of(0)),
+                        Settings.builder().ttl(ms(500)).driftFactor(0.05).clockNode(2).ownProxies(Set.of(0)).build(),
                         ctx -> fastClock(ctx, 0.03),
                         OWN_PROXIES.withFixed("its claim is a 3 % fast clock within a 5 % drift allowance", Knob.DRIFT_FACTOR)));
     }

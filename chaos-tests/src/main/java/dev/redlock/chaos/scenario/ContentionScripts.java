@@ -28,11 +28,11 @@ final class ContentionScripts {
     static List<Scenario> all() {
         return List.of(
                 new Scenario("1", "contention", "no fault, 5 clients contending for one lock", Expectation.SAFE,
-                        Settings.defaults().withTtl(ms(400)).withClients(5).withDuration(ms(3000)),
+                        Settings.builder().ttl(ms(400)).clients(5).duration(ms(3000)).build(),
                         ContentionScripts::contention),
                 new Scenario("12", "stale release", "stale holder releases after another client acquired",
                         Expectation.SAFE,
-                        Settings.defaults().withTtl(ms(500)).withClients(3),
+                        Settings.builder().ttl(ms(500)).clients(3).build(),
                         ContentionScripts::staleRelease));
     }
 

@@ -46,7 +46,7 @@ final class DeploymentScripts {
 
     /** The scenarios of this family, in order. */
     static List<Scenario> all() {
-        Settings guarded = Settings.defaults().withTtl(ms(600)).withOwnProxies(Set.of(0));
+        Settings guarded = Settings.builder().ttl(ms(600)).ownProxies(Set.of(0)).build();
         return List.of(
                 new Scenario("d1a", "RDB restart", "node of the holder's majority killed -9 and restarted from an RDB "
                         + "snapshot taken before the holder acquired (marker and fences come back, the lock does not); "
@@ -57,7 +57,7 @@ final class DeploymentScripts {
                         Expectation.VIOLATION, guarded, ctx -> rdbRestart(ctx, true), RESTART),
                 new Scenario("d2", "AOF everysec restart", "nodes with appendfsync everysec; node of the holder's "
                         + "majority killed -9 right after the acknowledged acquire and restarted at once; guard on",
-                        Expectation.SAFE, guarded.withAof(true),
+                        Expectation.SAFE, guarded.toBuilder().aof(true).build(),
                         ctx -> {
                             for (RedisProcess n : ctx.cluster().nodes()) n.command("CONFIG", "SET", "appendfsync", "everysec");
                             ctx.history().note("every node: appendonly yes, appendfsync everysec");
@@ -65,27 +65,27 @@ final class DeploymentScripts {
                         }, RESTART.withFixed(AmnesiaScripts.RESTART_ROUNDS, Knob.TTL, Knob.RESTART_QUARANTINE)),
                 new Scenario("d3", "failover to a lagging replica", "a real replica of a node of the holder's majority, "
                         + "its replication link cut before the holder acquired; the node fails over to it (promoted, the "
-                        + "node's proxies re-pointed)", Expectation.SAFE, guarded.withRounds(1),
+                        + "node's proxies re-pointed)", Expectation.SAFE, guarded.toBuilder().rounds(1).build(),
                         DeploymentScripts::failover, RESTART),
                 new Scenario("d4a", "eviction, preflight OFF", "maxmemory + volatile-lru on every node; memory "
                         + "pressure evicts the holder's key on a node of its majority; clients with Preflight.OFF",
-                        Expectation.VIOLATION, Settings.defaults().withTtl(ms(800)).withRestartQuarantine(Duration.ZERO)
-                                .withOwnProxies(Set.of(0)), DeploymentScripts::eviction, Needs.NOTHING.withOwnProxies()),
+                        Expectation.VIOLATION, Settings.builder().ttl(ms(800)).restartQuarantine(Duration.ZERO)
+                                .ownProxies(Set.of(0)).build(), DeploymentScripts::eviction, Needs.NOTHING.withOwnProxies()),
                 new Scenario("d4b", "eviction, preflight STRICT", "the same nodes; a client with the default "
                         + "Preflight.STRICT", Expectation.REFUSED,
-                        Settings.defaults().withTtl(ms(800)).withRestartQuarantine(Duration.ZERO),
+                        Settings.builder().ttl(ms(800)).restartQuarantine(Duration.ZERO).build(),
                         // reconfigures the nodes' memory: only nodes the harness started
                         DeploymentScripts::evictionRefused, Needs.NOTHING.withProcessControl()),
                 new Scenario("d5", "clock behind after restart", "a node restarted with its clock 5 s behind the "
                         + "others (libfaketime; simulated without it) under a workload; guard on", Expectation.SAFE,
-                        Settings.defaults().withTtl(ms(500)).withClockNode(2).withDuration(ms(1500)),
+                        Settings.builder().ttl(ms(500)).clockNode(2).duration(ms(1500)).build(),
                         DeploymentScripts::clockBehind, Needs.NOTHING.withProcessControl().withFixed("a clock 5 s "
                                 + "behind must exceed what preflight tolerates ((restartQuarantine - margin) / 2)",
                                 Knob.TTL, Knob.RESTART_QUARANTINE)),
                 new Scenario("d6", "mixed quarantines", "holder's group: restartQuarantine 2 s, TTL 1 s; the other "
                         + "group: 300 ms, TTL 300 ms (per round a new E asks first after the restart, a new B later); a "
                         + "node of the holder's majority restarted without persistence",
-                        Expectation.SAFE, Settings.defaults().withTtl(ms(1000)).withOwnProxies(Set.of(0)),
+                        Expectation.SAFE, Settings.builder().ttl(ms(1000)).ownProxies(Set.of(0)).build(),
                         DeploymentScripts::mixedQuarantines, RESTART.withFixed("two client groups with their own "
                                 + "TTLs and quarantines are its subject", Knob.TTL, Knob.RESTART_QUARANTINE)),
                 new Scenario("d7", "fences after a loss", "nodes marked fresh; A's token written to a majority "

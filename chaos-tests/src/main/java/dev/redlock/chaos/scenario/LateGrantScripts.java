@@ -39,7 +39,7 @@ final class LateGrantScripts {
     private static final List<Scenario> SCENARIOS = List.of(
             new Scenario("L1", "late grants", "A's requests to one node delayed 150 ms ± 120 ms (its release can "
                     + "overtake its acquire), then that node SIGSTOPped while A's rounds fail and woken", Expectation.SAFE,
-                    Settings.defaults().withTtl(ms(3000)).withOwnProxies(Set.of(0)),
+                    Settings.builder().ttl(ms(3000)).ownProxies(Set.of(0)).build(),
                     LateGrantScripts::lateGrants, NEEDS));
 
     /** The scenarios of this family, in order. */

@@ -41,26 +41,25 @@ final class NetworkScripts {
         return List.of(
                 new Scenario("2", "nodes cut", "2 nodes cut (proxy disabled + reset_peer), then a 3rd black-holed",
                         Expectation.SAFE,
-                        Settings.defaults().withTtl(ms(500)).withClients(3).withDuration(ms(1200)),
+                        Settings.builder().ttl(ms(500)).clients(3).duration(ms(1200)).build(),
                         NetworkScripts::cutNodes, Needs.NOTHING.withSpareNodes(2)),
                 new Scenario("9", "delayed write", "holder's write held on the resource path past its validity",
                         Expectation.VIOLATION,
-                        Settings.defaults().withTtl(ms(300)),
+                        Settings.builder().ttl(ms(300)).build(),
                         NetworkScripts::delayedWrite),
                 new Scenario("10", "latency near TTL", "latency to every node, round trip 1.1 x TTL, nodeTimeout above it",
                         Expectation.SAFE,
-                        Settings.defaults().withTtl(ms(300)).withClients(3).withNodeTimeout(ms(1000))
-                                .withDuration(ms(1500)),
+                        Settings.builder().ttl(ms(300)).clients(3).nodeTimeout(ms(1000)).duration(ms(1500)).build(),
                         NetworkScripts::latencyNearTtl, Needs.NOTHING.withFixed("its round trip is 1.1 x TTL, which must stay below "
                                 + "the node timeout", Knob.TTL, Knob.NODE_TIMEOUT)),
                 new Scenario("11", "extension minority", "holder partitioned from 3 of 5 nodes, its extension reaches "
                         + "fewer than a quorum", Expectation.SAFE,
-                        Settings.defaults().withTtl(ms(500)).withOwnProxies(Set.of(0)),
+                        Settings.builder().ttl(ms(500)).ownProxies(Set.of(0)).build(),
                         NetworkScripts::extensionMinority, OWN_PROXIES),
                 new Scenario("14", "split vote", "5 clients ask at once, each heard first by a different node",
                         Expectation.SAFE,
-                        Settings.defaults().withTtl(ms(1000)).withClients(5).withNodeTimeout(ms(700))
-                                .withOwnProxies(Set.of(0, 1, 2, 3, 4)),
+                        Settings.builder().ttl(ms(1000)).clients(5).nodeTimeout(ms(700))
+                                .ownProxies(Set.of(0, 1, 2, 3, 4)).build(),
                         ctx -> splitVote(ctx, ms(40), ms(200)), OWN_PROXIES.withFixed("5 clients each heard first "
                                 + "by a different one of 5 nodes, replies delayed 200 ms below the node timeout, within the TTL",
                                 Knob.QUORUM, Knob.TTL, Knob.NODE_TIMEOUT)));

@@ -33,7 +33,7 @@ public record Scenario(String id, String name, String fault, Expectation expecte
     }
 
     public Scenario withSeed(long seed) {
-        return new Scenario(id, name, fault, expected, settings.withSeed(seed), script, needs);
+        return new Scenario(id, name, fault, expected, settings.toBuilder().seed(seed).build(), script, needs);
     }
 
     public Scenario withSettings(Settings s) {

@@ -26,7 +26,7 @@ final class SoakScripts {
     static Scenario soak(Duration duration) {
         return new Scenario("S", "soak", "random seeded mix of cut, black hole, latency, pause and kill-restart on at "
                 + "most N - quorum nodes at a time, under the contention workload, for " + duration.toSeconds() + " s",
-                Expectation.SAFE, Settings.defaults().withTtl(Duration.ofMillis(500)).withClients(4).withDuration(duration),
+                Expectation.SAFE, Settings.builder().ttl(Duration.ofMillis(500)).clients(4).duration(duration).build(),
                 SoakScripts::run, Needs.NOTHING.withProcessControl());
     }
 

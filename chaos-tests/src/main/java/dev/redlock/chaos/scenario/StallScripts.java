@@ -41,16 +41,16 @@ final class StallScripts {
         return List.of(
                 new Scenario("7", "client stall", "holder pauses (GC) after its validity check, longer than its validity",
                         Expectation.VIOLATION,
-                        Settings.defaults().withTtl(ms(300)),
+                        Settings.builder().ttl(ms(300)).build(),
                         StallScripts::clientStall),
                 new Scenario("8", "stall with replies in flight", "holder's acquire replies held in flight longer than the "
                         + "TTL (downstream latency on its own proxies, below nodeTimeout)", Expectation.SAFE,
-                        Settings.defaults().withTtl(ms(300)).withNodeTimeout(ms(1000)).withOwnProxies(Set.of(0)),
+                        Settings.builder().ttl(ms(300)).nodeTimeout(ms(1000)).ownProxies(Set.of(0)).build(),
                         StallScripts::repliesInFlight, OWN_PROXIES.withFixed("its replies are held TTL + 150 ms, which must stay "
                                 + "below the node timeout", Knob.TTL, Knob.NODE_TIMEOUT)),
                 new Scenario("13", "paused node", "one node, then another, SIGSTOPped for 2 x TTL under a workload",
                         Expectation.SAFE,
-                        Settings.defaults().withTtl(ms(300)).withClients(3).withDuration(ms(3000)),
+                        Settings.builder().ttl(ms(300)).clients(3).duration(ms(3000)).build(),
                         StallScripts::pausedNode, PAUSE));
     }
 

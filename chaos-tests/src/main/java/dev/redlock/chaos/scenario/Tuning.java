@@ -123,10 +123,21 @@ public record Tuning(String source, int nodes, int quorum, double driftFactor, D
                 "restartQuarantine");
         Duration lease = ttl == null ? own.ttl() : pick(fixed, Knob.TTL, own.ttl(), ttl, kept, "ttl");
         if (!kept.isEmpty()) kept.set(kept.size() - 1, kept.get(kept.size() - 1) + ": " + why);
-        Settings tuned = new Settings(q ? nodes : own.nodes(), q ? quorum : own.quorum(), drift, fixedDriftUsed, lease,
-                timeout, own.clients(), own.duration(), own.rounds(), own.seed(), own.aof(), quarantine,
-                own.clockNode(), own.ownProxies());
-        return new Tuned(s.withSettings(tuned), kept);
+        Settings.Builder tuned = own.toBuilder().driftFactor(drift).fixedDrift(fixedDriftUsed).ttl(lease)
+                .nodeTimeout(timeout);
+        if (q) tuned.nodes(nodes).quorum(quorum);
+        if (!fixed.contains(Knob.RESTART_QUARANTINE)) {
+            if (quarantine.isZero() || lease.compareTo(quarantine) <= 0) {
+                tuned.restartQuarantine(quarantine);
+            } else {   // a TTL it keeps is above the file's quarantine, which the clients would refuse
+                kept.add("restartQuarantine=" + text(own.restartQuarantine()) + " (yours " + text(quarantine)
+                        + "): its ttl " + text(lease) + " is above yours, and the clients refuse a ttl above the "
+                        + "quarantine while the amnesia guard is on");
+            }
+        } else if (!lease.equals(own.ttl())) {
+            tuned.restartQuarantine(own.restartQuarantine());   // its own value, not one derived from another TTL
+        }   // else the scenario's own quarantine, derived from its TTL if it was
+        return new Tuned(s.withSettings(tuned.build()), kept);
     }
 
     private static <T> T pick(Set<Knob> fixed, Knob k, T own, T tuned, List<String> kept, String name) {

@@ -42,15 +42,15 @@ final class WatchdogScripts {
     private static final List<Scenario> SCENARIOS = List.of(
             new Scenario("W1", "stale watchdog extension", "holder A's watchdog extension is held in transit past its "
                     + "TTL and lands after B took the lock with a longer TTL", Expectation.SAFE,
-                    Settings.defaults().withTtl(ms(1500)).withOwnProxies(Set.of(0)).withRounds(1),
+                    Settings.builder().ttl(ms(1500)).ownProxies(Set.of(0)).rounds(1).build(),
                     WatchdogScripts::staleExtension, OWN_PROXIES),
             new Scenario("W2", "watchdog loses its nodes", "3 of 5 nodes cut from holder A while its watchdog extends; "
                     + "A acts on isValid() and onLost", Expectation.SAFE,
-                    Settings.defaults().withTtl(ms(600)).withOwnProxies(Set.of(0)).withRounds(1),
+                    Settings.builder().ttl(ms(600)).ownProxies(Set.of(0)).rounds(1).build(),
                     WatchdogScripts::watchdogLosesNodes, OWN_PROXIES),
             new Scenario("W3", "extension under latency", "100 ms ± 60 ms each way between A and every node; A acquires, "
                     + "extends, and believes what isValid() says", Expectation.SAFE,
-                    Settings.defaults().withTtl(ms(800)).withNodeTimeout(ms(600)).withOwnProxies(Set.of(0)).withRounds(1),
+                    Settings.builder().ttl(ms(800)).nodeTimeout(ms(600)).ownProxies(Set.of(0)).rounds(1).build(),
                     WatchdogScripts::latentExtension, OWN_PROXIES));
 
     /** The scenarios of this family, in order. */

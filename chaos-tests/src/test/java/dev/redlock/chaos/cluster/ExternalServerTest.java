@@ -57,10 +57,7 @@ class ExternalServerTest {
         assertTrue(Scenarios.all().stream().allMatch(s -> ScenarioRunner.whyNotRunnable(s, false) == null),
                 "every scenario runs on embedded nodes");
         // scenario 2 is written for N - quorum = 2
-        var three = Scenarios.byId("2").settings();
-        three = new dev.redlock.chaos.scenario.Settings(3, 2, three.driftFactor(), three.fixedDrift(), three.ttl(),
-                three.nodeTimeout(), three.clients(), three.duration(), three.rounds(), three.seed(), three.aof(),
-                three.restartQuarantine(), three.clockNode(), three.ownProxies());
+        var three = Scenarios.byId("2").settings().toBuilder().nodes(3).quorum(2).build();
         String why = ScenarioRunner.whyNotRunnable(Scenarios.byId("2").withSettings(three), true);
         assertTrue(why != null && why.contains("exactly 2 nodes beyond the quorum") && why.contains("N=3"), why);
     }

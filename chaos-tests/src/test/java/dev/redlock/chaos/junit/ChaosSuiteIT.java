@@ -70,11 +70,11 @@ class ChaosSuiteIT {
     @org.junit.jupiter.api.Tag("chaos")
     void aScenarioThatContradictsItsClaimFailsItsTestAndOneThatCannotRunIsAborted(@TempDir Path dir) throws Throwable {
         Scenario broken = new Scenario("X1", "broken script", "the script throws", Expectation.SAFE,
-                Settings.defaults().withClients(1).withDuration(Duration.ofMillis(200)), ctx -> {
+                Settings.builder().clients(1).duration(Duration.ofMillis(200)).build(), ctx -> {
                     throw new IllegalStateException("scenario set-up failed: on purpose");
                 });
         Scenario impossible = new Scenario("X2", "needs 2 spare nodes", "none", Expectation.SAFE,
-                Settings.defaults(), ctx -> { }, Needs.NOTHING.withSpareNodes(4));
+                Settings.builder().build(), ctx -> { }, Needs.NOTHING.withSpareNodes(4));
         List<DynamicTest> tests = ChaosSuite.of(List.of(broken, impossible), dir).tests().toList();
         AssertionFailedError failed = assertThrows(AssertionFailedError.class, () -> tests.get(0).getExecutable().execute());
         assertTrue(failed.getMessage().startsWith("scenario X1 (broken script) contradicts its claim SAFE: harness error"),

@@ -81,6 +81,17 @@ class TuningTest {
     }
 
     @Test
+    void aScenarioWhoseTtlIsAboveTheFilesQuarantineKeepsItsOwnQuarantine() throws Exception {
+        // L1 keeps its 3 s TTL; a 2 s quarantine would make every acquire of the run fail (ttl > quarantine)
+        Tuning.Tuned late = tuning(FILE.replace("restartQuarantine=20s", "restartQuarantine=2s"))
+                .apply(Scenarios.byId("L1"));
+        assertEquals(Duration.ofSeconds(3), late.scenario().settings().ttl());
+        assertEquals(Scenarios.byId("L1").settings().restartQuarantine(), late.scenario().settings().restartQuarantine());
+        assertTrue(late.kept().get(late.kept().size() - 1).startsWith("restartQuarantine=6s (yours 2s): its ttl 3s is "
+                + "above yours"), late.kept().toString());
+    }
+
+    @Test
     void withoutChaosTtlEachScenarioKeepsItsOwnTtl() throws Exception {
         Tuning t = tuning(FILE.replace("chaos.ttl=410ms\n", ""));
         assertEquals(Scenarios.byId("12").settings().ttl(), t.apply(Scenarios.byId("12")).scenario().settings().ttl());
