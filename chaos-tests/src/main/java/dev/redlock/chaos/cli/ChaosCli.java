@@ -13,6 +13,7 @@ import dev.redlock.chaos.scenario.Scenarios;
 import dev.redlock.chaos.scenario.Settings;
 import dev.redlock.chaos.scenario.Tuning;
 import dev.redlock.doctor.DoctorCommand;
+import dev.redlock.internal.Durations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -55,7 +56,7 @@ public final class ChaosCli implements Runnable {
 
     static Duration duration(String v) {
         try {
-            return dev.redlock.internal.Durations.parse("'" + v + "'", v);
+            return Durations.parse("'" + v + "'", v);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.TypeConversionException("'" + v + "' is not a duration (e.g. 300ms, 2s, PT2S)");
         }

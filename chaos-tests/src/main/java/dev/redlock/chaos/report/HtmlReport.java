@@ -1,6 +1,7 @@
 package dev.redlock.chaos.report;
 
 import dev.redlock.chaos.checker.Anomaly;
+import dev.redlock.chaos.history.Write;
 import dev.redlock.chaos.scenario.ScenarioResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -141,7 +142,7 @@ public final class HtmlReport {
         for (Timeline.Tick k : t.ticks()) {
             double x = LEFT + k.atMs() * scale;
             int y = laneY(t, k.client());
-            boolean fenced = k.store() == dev.redlock.chaos.history.Write.Store.FENCED;
+            boolean fenced = k.store() == Write.Store.FENCED;
             String color = k.accepted() ? (k.stale() ? "#e53935" : (fenced ? "#2e7d32" : "#666")) : "#999";
             String glyph = fenced ? (k.accepted() ? "&#9650;" : "&#10005;") : "&#9660;";
             s.append("<text x=\"").append(fmt(x - 4)).append("\" y=\"").append(fenced ? y + 12 : y + 42)

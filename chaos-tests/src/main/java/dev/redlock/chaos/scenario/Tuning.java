@@ -1,6 +1,7 @@
 package dev.redlock.chaos.scenario;
 
 import dev.redlock.RedlockConfig;
+import dev.redlock.internal.Durations;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -151,7 +152,7 @@ public record Tuning(String source, int nodes, int quorum, double driftFactor, D
     }
 
     private static Duration parseDuration(String source, String v) {
-        return dev.redlock.internal.Durations.parse(source + ": " + TTL_KEY, v);
+        return Durations.parse(source + ": " + TTL_KEY, v);
     }
 
     private static Duration max(Duration a, Duration b) {

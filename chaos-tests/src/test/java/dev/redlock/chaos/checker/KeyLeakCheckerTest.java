@@ -2,6 +2,7 @@ package dev.redlock.chaos.checker;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.redlock.chaos.history.Event;
 import dev.redlock.chaos.history.FaultKind;
 import org.junit.jupiter.api.Test;
 
@@ -58,8 +59,7 @@ class KeyLeakCheckerTest {
 
     @Test
     void aRoundStillRunningIsNotJudged() {
-        Histories h = new Histories().event(dev.redlock.chaos.history.Event.Type.INVOKE,
-                        dev.redlock.chaos.history.Event.Op.ACQUIRE, 1, 100, "", -1, 0)
+        Histories h = new Histories().event(Event.Type.INVOKE, Event.Op.ACQUIRE, 1, 100, "", -1, 0)
                 .held(0, 0, 102, 5, "").held(0, 102, 1000, 5, "x");
         assertEquals(Validity.VALID, checker.check(h.history()).validity());
     }

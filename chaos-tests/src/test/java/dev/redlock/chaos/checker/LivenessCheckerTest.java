@@ -3,6 +3,7 @@ package dev.redlock.chaos.checker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.redlock.chaos.history.History;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LivenessCheckerTest {
@@ -39,7 +40,7 @@ class LivenessCheckerTest {
     void gapsWhileAMajorityIsDownDoNotCount() {
         long[] span = {0, 1000};
         // holders cover [0,100] and [900,1000]; a majority is down in [100, 850]
-        var gaps = LivenessChecker.subtract(span, java.util.List.of(new long[] {0, 100}, new long[] {900, 1000}));
+        var gaps = LivenessChecker.subtract(span, List.of(new long[] {0, 100}, new long[] {900, 1000}));
         assertEquals(1, gaps.size());
         assertEquals(100, gaps.get(0)[0]);
         assertEquals(900, gaps.get(0)[1]);

@@ -13,6 +13,7 @@ import eu.rekawek.toxiproxy.model.ToxicDirection;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ class ExternalNodesCliIT {
         try {
             redis = RedisCluster.start(5);
             server = ToxiproxyServer.start("127.0.0.1", 0);
-            java.net.URI api = java.net.URI.create(server.url());
+            URI api = URI.create(server.url());
             client = new ToxiproxyClient(api.getHost(), api.getPort());
             for (int i = 0; i < 5; i++) {
                 int listen = Ports.free();

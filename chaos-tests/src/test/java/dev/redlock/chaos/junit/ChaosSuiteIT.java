@@ -8,6 +8,7 @@ import dev.redlock.chaos.scenario.Expectation;
 import dev.redlock.chaos.scenario.Needs;
 import dev.redlock.chaos.scenario.Scenario;
 import dev.redlock.chaos.scenario.Settings;
+import org.junit.jupiter.api.Tag;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 import dev.redlock.chaos.scenario.Scenarios;
@@ -67,7 +68,7 @@ class ChaosSuiteIT {
     }
 
     @Test
-    @org.junit.jupiter.api.Tag("chaos")
+    @Tag("chaos")
     void aScenarioThatContradictsItsClaimFailsItsTestAndOneThatCannotRunIsAborted(@TempDir Path dir) throws Throwable {
         Scenario broken = new Scenario("X1", "broken script", "the script throws", Expectation.SAFE,
                 Settings.builder().clients(1).duration(Duration.ofMillis(200)).build(), ctx -> {

@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -65,7 +66,7 @@ final class ProxyFixture implements AutoCloseable {
         socket.getOutputStream().flush();
         byte[] back = readExactly(socket, message.length);
         long elapsed = (System.nanoTime() - start) / 1_000_000;
-        if (!java.util.Arrays.equals(message, back)) {
+        if (!Arrays.equals(message, back)) {
             throw new AssertionError("echo returned different bytes");
         }
         return elapsed;

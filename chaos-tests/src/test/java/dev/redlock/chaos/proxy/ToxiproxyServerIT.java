@@ -16,6 +16,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class ToxiproxyServerIT {
     @Test
     void closeStopsEverythingAndIsIdempotent() throws Exception {
         // other servers may live in this JVM (the chaos suite shares one): only this server's threads must go
-        java.util.Set<String> before = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+        Set<String> before = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
                 .filter(n -> n.startsWith("toxiproxy-")).collect(Collectors.toSet());
         ToxiproxyServer server = ToxiproxyServer.start("127.0.0.1", 0);
         TcpServer upstream = TcpServer.echo();
@@ -92,7 +93,7 @@ class ToxiproxyServerIT {
     }
 
     /** Live toxiproxy threads not in {@code ignore}, once none are left or after 5 s. */
-    private static List<String> serverThreads(java.util.Set<String> ignore) throws InterruptedException {
+    private static List<String> serverThreads(Set<String> ignore) throws InterruptedException {
         long deadline = System.nanoTime() + 5_000_000_000L;
         List<String> alive;
         do {
