@@ -1,9 +1,12 @@
 package dev.redlock.chaos.scenario;
 
+import dev.redlock.RedlockConfig;
 import dev.redlock.internal.Durations;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * The knobs of one scenario run, built by {@link #builder()} (or {@link #toBuilder()} for a changed copy) and
@@ -24,8 +27,6 @@ public final class Settings {
     private static final int MAX_NODES = 64;
     /** The longest lease the library grants. */
     private static final Duration MAX_TTL = Duration.ofDays(1);
-    /** The longest fixed drift and node timeout {@code RedlockConfig} accepts. */
-    private static final Duration MAX_SMALL = Duration.ofSeconds(60);
 
     private final int nodes;
     private final int quorum;
@@ -285,32 +286,28 @@ public final class Settings {
             if (nodes < 1 || nodes > MAX_NODES) {
                 throw new IllegalArgumentException("nodes must be in [1, " + MAX_NODES + "], got " + nodes);
             }
+            if (ttl == null || ttl.isNegative() || ttl.isZero() || ttl.compareTo(MAX_TTL) > 0) {
+                throw new IllegalArgumentException("ttl must be in (0, " + Durations.human(MAX_TTL) + "], got "
+                        + Durations.human(ttl));
+            }
             int q = quorum != null ? quorum : nodes / 2 + 1;
-            if (q <= nodes / 2 || q > nodes) {
-                throw new IllegalArgumentException("quorum must satisfy N/2 < quorum <= N (N=" + nodes + "), got " + q);
-            }
-            if (!(driftFactor >= 0 && driftFactor < 0.5)) {
-                throw new IllegalArgumentException("driftFactor must be in [0, 0.5), got " + driftFactor);
-            }
-            checkRange("fixedDrift", fixedDrift, true, MAX_SMALL);
-            checkRange("ttl", ttl, false, MAX_TTL);
+            Duration quarantine = restartQuarantine != null ? restartQuarantine : ttl.multipliedBy(2);
+            checkClientConfig(q, quarantine);
             Duration allowance = Duration.ofNanos((long) (ttl.toNanos() * driftFactor)).plus(fixedDrift);
             if (ttl.toMillis() < 1 || ttl.compareTo(allowance) <= 0) {
                 throw new IllegalArgumentException("ttl must be at least 1ms and greater than the drift allowance "
                         + "ttl*driftFactor+fixedDrift (" + Durations.human(allowance) + "), got " + Durations.human(ttl));
             }
-            checkRange("nodeTimeout", nodeTimeout, false, MAX_SMALL);
+            if (!quarantine.isZero() && quarantine.compareTo(ttl) < 0) {
+                throw new IllegalArgumentException("restartQuarantine must be 0 (guard off) or at least the ttl ("
+                        + Durations.human(ttl) + "): the clients refuse a ttl above the quarantine while the guard "
+                        + "is on; got " + Durations.human(quarantine));
+            }
             if (clients < 1) throw new IllegalArgumentException("clients must be >= 1, got " + clients);
             if (duration == null || duration.isNegative()) {
                 throw new IllegalArgumentException("duration must be >= 0, got " + Durations.human(duration));
             }
             if (rounds < 1) throw new IllegalArgumentException("rounds must be >= 1, got " + rounds);
-            Duration quarantine = restartQuarantine != null ? restartQuarantine : ttl.multipliedBy(2);
-            if (!quarantine.isZero() && (quarantine.compareTo(ttl) < 0 || quarantine.compareTo(MAX_TTL) > 0)) {
-                throw new IllegalArgumentException("restartQuarantine must be 0 (guard off) or in [ttl, "
-                        + Durations.human(MAX_TTL) + "] (ttl=" + Durations.human(ttl) + ": the library refuses a ttl "
-                        + "above the quarantine while the guard is on), got " + Durations.human(quarantine));
-            }
             if (clockNode < -1 || clockNode >= nodes) {
                 throw new IllegalArgumentException("clockNode must be in [-1, N) (N=" + nodes + "; -1: none), got "
                         + clockNode);
@@ -325,12 +322,14 @@ public final class Settings {
             return new Settings(this, q, quarantine);
         }
 
-        private static void checkRange(String field, Duration d, boolean zeroAllowed, Duration max) {
-            boolean ok = d != null && !d.isNegative() && (zeroAllowed || !d.isZero()) && d.compareTo(max) <= 0;
-            if (!ok) {
-                throw new IllegalArgumentException(field + " must be in " + (zeroAllowed ? "[0" : "(0") + ", "
-                        + Durations.human(max) + "], got " + Durations.human(d));
-            }
+        /**
+         * The clients' part (quorum, drift, node timeout, quarantine) by the rules of the config the runner builds
+         * from it ({@code ScenarioRunner.config}), so the two cannot disagree; the node addresses are placeholders.
+         */
+        private void checkClientConfig(int quorum, Duration quarantine) {
+            List<String> placeholders = IntStream.rangeClosed(1, nodes).mapToObj(i -> "redis://127.0.0.1:" + i).toList();
+            RedlockConfig.builder().nodes(placeholders).quorum(quorum).driftFactor(driftFactor).fixedDrift(fixedDrift)
+                    .nodeTimeout(nodeTimeout).restartQuarantine(quarantine).build();
         }
     }
 }
