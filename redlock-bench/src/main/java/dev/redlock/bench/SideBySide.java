@@ -1,16 +1,17 @@
 package dev.redlock.bench;
 
 import com.google.gson.GsonBuilder;
-import dev.redlock.testkit.RedisBinary;
-import dev.redlock.testkit.RedisCluster;
 import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
+import dev.redlock.testkit.RedisBinary;
+import dev.redlock.testkit.RedisCluster;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -247,8 +248,8 @@ public final class SideBySide {
         }
         if (o.runs("W5")) {
             step("W5 redlock, " + o.integer("w5-leases") + " leases");
-            res.put("W5", Map.of(REDLOCK, dev.redlock.WatchdogScale.run(five, o.integer("w5-leases"),
-                    java.time.Duration.ofMillis(o.integer("w5-ttl-ms")), o.integer("w5-hold-s"))));
+            res.put("W5", Map.of(REDLOCK, WatchdogScale.run(five, o.integer("w5-leases"),
+                    Duration.ofMillis(o.integer("w5-ttl-ms")), o.integer("w5-hold-s"))));
         }
         if (o.runs("W6")) {
             for (int callers : o.integers("w6-callers")) {
