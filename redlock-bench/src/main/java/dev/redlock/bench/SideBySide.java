@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -344,7 +345,7 @@ public final class SideBySide {
         List<String> cmd = new ArrayList<>(List.of("git"));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         return p.waitFor() == 0 ? out : "";
     }
 
