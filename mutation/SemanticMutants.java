@@ -1,3 +1,4 @@
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -327,7 +328,7 @@ public final class SemanticMutants {
     private static Map<String, String> chaosRun(Path root, Path dir, String name, List<String> scenarios) throws Exception {
         Path log = dir.resolve(name + ".log");
         List<String> cmd = new ArrayList<>(List.of(javaBin(), "-cp",
-                "redlock-core/target/classes" + java.io.File.pathSeparator + "chaos-tests/target/redlock-chaos.jar",
+                "redlock-core/target/classes" + File.pathSeparator + "chaos-tests/target/redlock-chaos.jar",
                 "dev.redlock.chaos.cli.ChaosCli", "run", "--report", dir.resolve(name + "-report").toString()));
         cmd.addAll(scenarios);
         int code = run(root, log, Duration.ofMinutes(15), cmd.toArray(String[]::new));

@@ -2,7 +2,10 @@ package dev.redlock;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -210,7 +213,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
 
     /** The fingerprint of an owner seen on at least quorum nodes, or null (guarded by this). */
     private String quorumHolder() {
-        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        Map<String, Integer> seen = new HashMap<>();
         for (String h : holders) {
             if (h == null || h.isEmpty()) continue;
             if (seen.merge(h, 1, Integer::sum) >= ctx.config().quorum()) return h;
@@ -273,7 +276,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
             NodeVote v = now.get(slot);
             if (v == null || v.kind() != NodeOutcome.Kind.REFUSED) out[n++] = ctx.allNodes()[slot];
         }
-        return java.util.Arrays.copyOf(out, n);
+        return Arrays.copyOf(out, n);
     }
 
     /** A grant that arrived after the decision: release it unless it belongs to a lease still held. */

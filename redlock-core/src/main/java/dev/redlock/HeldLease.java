@@ -2,12 +2,15 @@ package dev.redlock;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -249,7 +252,7 @@ final class HeldLease implements Lease {
 
     @Override
     public void onLost(Runnable listener) {
-        OnceListener once = new OnceListener(java.util.Objects.requireNonNull(listener, "listener"));
+        OnceListener once = new OnceListener(Objects.requireNonNull(listener, "listener"));
         lostListeners.add(once);
         // registered while the lease was being lost: markLost may or may not have seen it; the claim decides
         if (state.get() == State.LOST) runListener(once);
@@ -258,7 +261,7 @@ final class HeldLease implements Lease {
     /** A listener that runs at most once, whichever of markLost and onLost gets to it first. */
     private static final class OnceListener {
         final Runnable listener;
-        private final java.util.concurrent.atomic.AtomicBoolean claimed = new java.util.concurrent.atomic.AtomicBoolean();
+        private final AtomicBoolean claimed = new AtomicBoolean();
 
         OnceListener(Runnable listener) {
             this.listener = listener;
@@ -280,7 +283,7 @@ final class HeldLease implements Lease {
                     log.warn("onLost listener of lease '{}' threw", resource, e);
                 }
             });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             log.warn("onLost listener of lease '{}' not run: Redlock closed", resource);
         }
     }

@@ -1,6 +1,12 @@
 package dev.redlock;
 
 import dev.redlock.internal.RedisUri;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * One node's parsed address. {@link #toString()} and {@link #redacted()} never show the password;
@@ -36,26 +42,26 @@ final class NodeAddress {
         if (other.port != port || other.database != database || other.tls != tls) return false;
         if (other.host.equalsIgnoreCase(host)) return true;
         if (tls) return false;
-        java.util.Set<java.net.InetAddress> mine = resolve(host);
-        for (java.net.InetAddress a : resolve(other.host)) if (mine.contains(a)) return true;
+        Set<InetAddress> mine = resolve(host);
+        for (InetAddress a : resolve(other.host)) if (mine.contains(a)) return true;
         return false;
     }
 
-    private static java.util.Set<java.net.InetAddress> resolve(String host) {
+    private static Set<InetAddress> resolve(String host) {
         try {
-            return java.util.Set.of(java.net.InetAddress.getAllByName(host));
-        } catch (java.net.UnknownHostException | SecurityException e) {
-            return java.util.Set.of();
+            return Set.of(InetAddress.getAllByName(host));
+        } catch (UnknownHostException | SecurityException e) {
+            return Set.of();
         } catch (IllegalArgumentException e) {   // duplicate addresses in the answer
-            return new java.util.HashSet<>(java.util.Arrays.asList(resolveArray(host)));
+            return new HashSet<>(Arrays.asList(resolveArray(host)));
         }
     }
 
-    private static java.net.InetAddress[] resolveArray(String host) {
+    private static InetAddress[] resolveArray(String host) {
         try {
-            return java.net.InetAddress.getAllByName(host);
-        } catch (java.net.UnknownHostException e) {
-            return new java.net.InetAddress[0];
+            return InetAddress.getAllByName(host);
+        } catch (UnknownHostException e) {
+            return new InetAddress[0];
         }
     }
 
@@ -87,7 +93,7 @@ final class NodeAddress {
 
     @Override
     public int hashCode() {
-        return host.toLowerCase(java.util.Locale.ROOT).hashCode() * 31 + port * 17 + database;
+        return host.toLowerCase(Locale.ROOT).hashCode() * 31 + port * 17 + database;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.redlock;
 
 import dev.redlock.internal.Scripts;
 import dev.redlock.internal.resp.ConnectionCheck;
+import dev.redlock.internal.resp.HandshakeConnection;
 import dev.redlock.internal.resp.RedisErrorException;
 import dev.redlock.internal.resp.RespClient;
 import dev.redlock.internal.resp.RespCommand;
@@ -90,7 +91,7 @@ final class NodeClient {
     }
 
     /** Part of every handshake: SCRIPT LOAD of each script (pipelined), so EVALSHA hits; failures are ignored. */
-    private static CompletableFuture<Void> loadScripts(dev.redlock.internal.resp.HandshakeConnection c) {
+    private static CompletableFuture<Void> loadScripts(HandshakeConnection c) {
         LuaScript[] all = LuaScript.values();
         CompletableFuture<?>[] loads = new CompletableFuture<?>[all.length];
         for (int i = 0; i < all.length; i++) loads[i] = c.command("SCRIPT", "LOAD", all[i].source());

@@ -4,6 +4,7 @@ import dev.redlock.internal.Diagnostics;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -61,8 +62,8 @@ final class NodeDiagnostics implements Diagnostics.Provider {
         for (LuaScript s : LuaScript.values()) {
             Matcher m = SCRIPT_CALL.matcher(s.source());
             while (m.find()) {
-                String cmd = m.group(1).toUpperCase(java.util.Locale.ROOT);
-                if (CONTAINERS.contains(cmd) && m.group(2) != null) cmd += " " + m.group(2).toUpperCase(java.util.Locale.ROOT);
+                String cmd = m.group(1).toUpperCase(Locale.ROOT);
+                if (CONTAINERS.contains(cmd) && m.group(2) != null) cmd += " " + m.group(2).toUpperCase(Locale.ROOT);
                 List<String> users = byScript.computeIfAbsent(cmd, k -> new ArrayList<>());
                 if (!users.contains(s.name())) users.add(s.name());
             }

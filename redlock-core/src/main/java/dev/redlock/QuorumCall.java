@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import dev.redlock.internal.resp.RedisReplyTimeoutException;
 import dev.redlock.internal.resp.RespCommand;
@@ -237,6 +238,6 @@ final class QuorumCall implements RespCommand.Listener {
     /** A reply timeout of the transport's own (the library's: a silent connection given up; an adapter's). */
     private static boolean isTimeout(Throwable e) {
         Throwable t = Failures.unwrap(e);
-        return t instanceof java.util.concurrent.TimeoutException || t instanceof RedisReplyTimeoutException;
+        return t instanceof TimeoutException || t instanceof RedisReplyTimeoutException;
     }
 }

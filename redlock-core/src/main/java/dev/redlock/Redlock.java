@@ -24,8 +24,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -113,7 +115,7 @@ public final class Redlock implements AutoCloseable {
     }
 
     /** With an injected monotonic clock and wall clock (microseconds), for tests. */
-    static Redlock create(RedlockConfig config, Ticker ticker, java.util.function.LongSupplier wallMicros) {
+    static Redlock create(RedlockConfig config, Ticker ticker, LongSupplier wallMicros) {
         return create(config, ticker, wallMicros, ConnectionCheck.NONE);
     }
 
@@ -123,7 +125,7 @@ public final class Redlock implements AutoCloseable {
     }
 
     @SuppressWarnings("deprecation")   // NioEventLoopGroup: deprecated in Netty 4.2, the one NIO group in both 4.1 and 4.2
-    static Redlock create(RedlockConfig config, Ticker ticker, java.util.function.LongSupplier wallMicros,
+    static Redlock create(RedlockConfig config, Ticker ticker, LongSupplier wallMicros,
                           ConnectionCheck check) {
         Objects.requireNonNull(config, "config");
         int id = INSTANCES.incrementAndGet();
@@ -150,7 +152,7 @@ public final class Redlock implements AutoCloseable {
             CompletableFuture.allOf(connects).get(NodeClient.connectTimeoutMs(config) + 500, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             log.debug("not every node was connected at start-up", e);
         }
         return r.preflight();
@@ -195,7 +197,7 @@ public final class Redlock implements AutoCloseable {
     }
 
     private static RedlockContext newContext(RedlockConfig config, List<NodeClient> nodes, Ticker ticker,
-                                             java.util.function.LongSupplier wallMicros, int id, EventLoop ioLoop) {
+                                             LongSupplier wallMicros, int id, EventLoop ioLoop) {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, Threads.daemon("redlock-" + id + "-scheduler"));
         scheduler.setRemoveOnCancelPolicy(true);
         ExecutorService events = Executors.newSingleThreadExecutor(Threads.daemon("redlock-" + id + "-events"));
@@ -378,7 +380,7 @@ public final class Redlock implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new RedlockException("interrupted while marking nodes fresh", e);
-            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            } catch (ExecutionException | TimeoutException e) {
                 failures.add(ctx.node(i).name() + ": " + Failures.describe(e));
             }
         }
@@ -421,7 +423,7 @@ public final class Redlock implements AutoCloseable {
                     .get(ctx.config().nodeTimeout().toMillis() * 2 + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             log.debug("not every lease was released on close", e);
         }
         ctx.releases().close();
@@ -432,7 +434,7 @@ public final class Redlock implements AutoCloseable {
             CompletableFuture.allOf(closing).get(NodeClient.connectTimeoutMs(ctx.config()) + 500, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             log.debug("not every node connection closed cleanly", e);
         }
         if (ownedGroup != null) ownedGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);

@@ -1,6 +1,8 @@
 package dev.redlock;
 
+import dev.redlock.internal.Diagnostics;
 import dev.redlock.internal.Durations;
+import dev.redlock.internal.Endpoints;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -58,8 +60,8 @@ public final class RedlockConfig {
     private static final Duration MAX_QUARANTINE = Duration.ofHours(24);
 
     static {
-        dev.redlock.internal.Endpoints.install((config, node) -> NodeClient.endpoint(config.nodes.get(node), config));
-        dev.redlock.internal.Diagnostics.install(new NodeDiagnostics());
+        Endpoints.install((config, node) -> NodeClient.endpoint(config.nodes.get(node), config));
+        Diagnostics.install(new NodeDiagnostics());
     }
 
     private final List<NodeAddress> nodes;
@@ -269,7 +271,7 @@ public final class RedlockConfig {
     }
 
     static Duration parseDuration(String key, String v) {
-        return dev.redlock.internal.Durations.parse(key, v);
+        return Durations.parse(key, v);
     }
 
     /**

@@ -4,14 +4,19 @@ import dev.redlock.internal.Durations;
 import dev.redlock.internal.Ticker;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 import java.util.stream.IntStream;
 import io.netty.channel.EventLoop;
 
@@ -33,12 +38,12 @@ final class RedlockContext {
     private final int[] allNodes;
     private final String fencePrefix;
     private final String markerKey;
-    private final java.util.function.LongSupplier wallMicros;
+    private final LongSupplier wallMicros;
     /** The strictest restart quarantine (ms) this instance has seen a node store, or asked for itself. */
-    private final java.util.concurrent.atomic.AtomicLong knownQuarantineMs = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.LongAdder fencePhases = new java.util.concurrent.atomic.LongAdder();
+    private final AtomicLong knownQuarantineMs = new AtomicLong();
+    private final LongAdder fencePhases = new LongAdder();
     private final Set<HeldLease> live = ConcurrentHashMap.newKeySet();
-    private final java.util.Map<CompletableFuture<HeldLease>, String> pending = new ConcurrentHashMap<>();
+    private final Map<CompletableFuture<HeldLease>, String> pending = new ConcurrentHashMap<>();
     private final Set<CompletableFuture<HeldLease>> inFlight = ConcurrentHashMap.newKeySet();
     private final ReleaseSignals releases = new ReleaseSignals(this);
     private final PreflightGate preflight;
@@ -53,7 +58,7 @@ final class RedlockContext {
 
     /** As above, with the wall clock (microseconds since the epoch) used for token guesses and clock checks. */
     RedlockContext(RedlockConfig config, List<NodeClient> nodes, ScheduledExecutorService scheduler,
-                   ExecutorService events, Ticker ticker, EventLoop ioLoop, java.util.function.LongSupplier wallMicros) {
+                   ExecutorService events, Ticker ticker, EventLoop ioLoop, LongSupplier wallMicros) {
         this.config = config;
         this.wallMicros = wallMicros;
         this.knownQuarantineMs.set(config.restartQuarantine().toMillis());
@@ -101,13 +106,13 @@ final class RedlockContext {
     Set<HeldLease> live() { return live; }
 
     /** Acquisitions not completed yet, with their resource: {@link Redlock#close()} completes them. */
-    java.util.Map<CompletableFuture<HeldLease>, String> pending() { return pending; }
+    Map<CompletableFuture<HeldLease>, String> pending() { return pending; }
 
     /** Rounds whose outcome is not known yet: {@link Redlock#close()} waits for them (bounded) before shutting down. */
     Set<CompletableFuture<HeldLease>> inFlight() { return inFlight; }
 
     private volatile long roundEstimateNanos;
-    private final java.util.concurrent.atomic.LongAdder rounds = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder rounds = new LongAdder();
 
     /** Acquire rounds started by this instance (for tests and diagnostics). */
     long roundsStarted() { return rounds.sum(); }
@@ -140,7 +145,7 @@ final class RedlockContext {
     long wallMicros() { return wallMicros.getAsLong(); }
 
     static long systemMicros() {
-        java.time.Instant now = java.time.Instant.now();
+        Instant now = Instant.now();
         return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
     }
 

@@ -8,6 +8,7 @@ import dev.redlock.testkit.RedisNode;
 import dev.redlock.testkit.Seeds;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
@@ -68,7 +69,7 @@ class FencingIT {
             for (int c = 0; c < 3; c++) clients.add(Redlock.create(REDIS.config().retryCount(10).build()));
             for (int i = 0; i < 40; i++) {
                 List<Integer> shuffled = new ArrayList<>(IntStream.range(0, 5).boxed().toList());
-                java.util.Collections.shuffle(shuffled, random);
+                Collections.shuffle(shuffled, random);
                 int[] blocked = shuffled.subList(0, random.nextInt(3)).stream().mapToInt(Integer::intValue).toArray();
                 block("rnd", blocked);
                 try (Lease lease = clients.get(random.nextInt(clients.size())).acquire("rnd", Duration.ofSeconds(5))) {

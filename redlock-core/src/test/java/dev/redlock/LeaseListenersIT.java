@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.redlock.testing.RedisNodes;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -48,7 +49,7 @@ class LeaseListenersIT {
         } finally {
             two.shutdownNow();
         }
-        long wrong = java.util.Arrays.stream(runs).filter(c -> c.get() != 1).count();
+        long wrong = Arrays.stream(runs).filter(c -> c.get() != 1).count();
         assertEquals(0, wrong, wrong + " of " + races + " listeners did not run exactly once");
     }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.redlock.internal.Diagnostics;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The diagnostics bridge gives the library's own rules and its own command list, read from the scripts. */
@@ -15,7 +17,7 @@ class NodeDiagnosticsTest {
     void everyCommandOfEveryScriptIsListedAsRequired() {
         List<Diagnostics.CommandUse> uses = Diagnostics.commands();
         for (LuaScript s : LuaScript.values()) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("redis\\.p?call\\('([A-Z]+)'").matcher(s.source());
+            Matcher m = Pattern.compile("redis\\.p?call\\('([A-Z]+)'").matcher(s.source());
             while (m.find()) {
                 String cmd = m.group(1);
                 assertTrue(uses.stream().anyMatch(u -> u.required() && (u.command().equals(cmd)

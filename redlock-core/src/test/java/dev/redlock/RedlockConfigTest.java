@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -138,7 +139,7 @@ class RedlockConfigTest {
             "redlock.preflight=lenient"})
     void badPropertiesNameTheKey(String line) throws IOException {
         Properties p = new Properties();
-        p.load(new java.io.StringReader("redlock.nodes=redis://127.0.0.1:7001\n" + line));
+        p.load(new StringReader("redlock.nodes=redis://127.0.0.1:7001\n" + line));
         String key = line.substring(0, line.indexOf('='));
         String msg = assertThrows(IllegalArgumentException.class, () -> RedlockConfig.fromProperties(p)).getMessage();
         assertTrue(msg.contains(key), msg);

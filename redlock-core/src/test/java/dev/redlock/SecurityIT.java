@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.redlock.testing.RedisNodes;
 import dev.redlock.testkit.RedisNode;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,8 +58,8 @@ class SecurityIT {
                 assertEquals(3, e.count(NodeOutcome.Kind.ERROR) + e.count(NodeOutcome.Kind.TIMEOUT), e.getMessage());
                 assertFalse(e.getMessage().contains(SECRET), e.getMessage());
                 for (NodeOutcome o : e.outcomes()) assertFalse(o.toString().contains(SECRET), o.toString());
-                java.io.StringWriter trace = new java.io.StringWriter();
-                e.printStackTrace(new java.io.PrintWriter(trace));
+                StringWriter trace = new StringWriter();
+                e.printStackTrace(new PrintWriter(trace));
                 assertFalse(trace.toString().contains(SECRET), "stack trace leaks the password");
             }
         } finally {

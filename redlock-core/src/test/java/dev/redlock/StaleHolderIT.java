@@ -9,6 +9,8 @@ import dev.redlock.testing.FakeTicker;
 import dev.redlock.testing.RedisNodes;
 import dev.redlock.testkit.Sleep;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -56,16 +58,16 @@ class StaleHolderIT {
     void expiredLeaseIsReportedLostAndListenersRun() throws Exception {
         try (Redlock a = Redlock.create(REDIS.config().build())) {
             Lease lease = a.acquire("expire", Duration.ofMillis(200));
-            java.util.concurrent.CountDownLatch lost = new java.util.concurrent.CountDownLatch(1);
+            CountDownLatch lost = new CountDownLatch(1);
             lease.onLost(lost::countDown);
-            assertTrue(lost.await(5, java.util.concurrent.TimeUnit.SECONDS));
+            assertTrue(lost.await(5, TimeUnit.SECONDS));
             assertFalse(lease.isValid());
             assertEquals(Duration.ZERO, lease.remainingValidity());
             LeaseLostException e = assertThrows(LeaseLostException.class, lease::checkValid);
             assertTrue(e.getMessage().contains("validity ran out"), e.getMessage());
-            java.util.concurrent.CountDownLatch late = new java.util.concurrent.CountDownLatch(1);
+            CountDownLatch late = new CountDownLatch(1);
             lease.onLost(late::countDown);               // registered after the loss: runs at once
-            assertTrue(late.await(5, java.util.concurrent.TimeUnit.SECONDS));
+            assertTrue(late.await(5, TimeUnit.SECONDS));
             lease.release();
         }
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -39,7 +40,7 @@ class StalledMinorityIT {
                 REDIS.node(3).resume();
             }
             // the stalled nodes execute our SETs after waking up; those late grants must be released
-            assertEquals(java.util.List.of(), REDIS.awaitNoLockKeys());
+            assertEquals(List.of(), REDIS.awaitNoLockKeys());
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.redisson.api.RScript;
 import java.util.concurrent.TimeUnit;
 import org.redisson.Redisson;
@@ -117,7 +118,7 @@ final class Floor {
     }
 
     private static CompletableFuture<Void> quorumRound(List<RScript> scripts, String sha, int quorum,
-                                                       java.util.function.Supplier<CompletableFuture<Void>> then) {
+                                                       Supplier<CompletableFuture<Void>> then) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         AtomicInteger replies = new AtomicInteger();
         for (RScript sc : scripts) {

@@ -1,9 +1,11 @@
 package dev.redlock.bench;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Flags of the side-by-side bench, {@code --name=value}. Defaults keep a run near 2-3 minutes on 2 cores;
@@ -115,7 +117,7 @@ final class Options {
     private static void checkNames(String flag, String value, Set<String> known) {
         for (String name : value.split(",")) {
             if (!known.contains(name)) {
-                throw new IllegalArgumentException("--" + flag + " has unknown '" + name + "', allowed: " + new java.util.TreeSet<>(known));
+                throw new IllegalArgumentException("--" + flag + " has unknown '" + name + "', allowed: " + new TreeSet<>(known));
             }
         }
     }
@@ -131,7 +133,7 @@ final class Options {
 
     /** A comma-separated list of integers, e.g. {@code w6-callers}. */
     int[] integers(String k) {
-        return java.util.Arrays.stream(values.get(k).split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
+        return Arrays.stream(values.get(k).split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
     }
 
     Path path(String k) {

@@ -1,16 +1,18 @@
 package dev.redlock.bench;
 
 import com.google.gson.GsonBuilder;
-import dev.redlock.testkit.RedisBinary;
-import dev.redlock.testkit.RedisCluster;
 import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
+import dev.redlock.testkit.RedisBinary;
+import dev.redlock.testkit.RedisCluster;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -247,8 +249,8 @@ public final class SideBySide {
         }
         if (o.runs("W5")) {
             step("W5 redlock, " + o.integer("w5-leases") + " leases");
-            res.put("W5", Map.of(REDLOCK, dev.redlock.WatchdogScale.run(five, o.integer("w5-leases"),
-                    java.time.Duration.ofMillis(o.integer("w5-ttl-ms")), o.integer("w5-hold-s"))));
+            res.put("W5", Map.of(REDLOCK, WatchdogScale.run(five, o.integer("w5-leases"),
+                    Duration.ofMillis(o.integer("w5-ttl-ms")), o.integer("w5-hold-s"))));
         }
         if (o.runs("W6")) {
             for (int callers : o.integers("w6-callers")) {
@@ -343,7 +345,7 @@ public final class SideBySide {
         List<String> cmd = new ArrayList<>(List.of("git"));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         return p.waitFor() == 0 ? out : "";
     }
 

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.google.gson.JsonObject;
 import dev.redlock.testkit.RedisCluster;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -135,7 +136,7 @@ class NodeRedlockDriverIT {
     }
 
     private static Map<String, Object> merge(Map<String, Object> a, Map<String, Object> b) {
-        Map<String, Object> m = new java.util.LinkedHashMap<>(a);
+        Map<String, Object> m = new LinkedHashMap<>(a);
         m.putAll(b);
         return m;
     }

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
@@ -132,7 +133,7 @@ public final class FencedRedisStore implements AutoCloseable {
             client.connect().get(client.endpoint().connectTimeout().toMillis() + 500, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             // not reachable now: writes fail (typed) until the background reconnect succeeds
         }
         return new FencedRedisStore(client.endpoint().name(), args -> client.command((Object[]) args), client::close, false);

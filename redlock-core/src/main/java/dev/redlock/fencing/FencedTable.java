@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -340,7 +341,7 @@ public final class FencedTable {
         private static String checkTable(String name) {
             if (name != null) {
                 String[] parts = name.split("\\.", -1);
-                if (parts.length <= 2 && java.util.Arrays.stream(parts).allMatch(p -> IDENTIFIER.matcher(p).matches())) {
+                if (parts.length <= 2 && Arrays.stream(parts).allMatch(p -> IDENTIFIER.matcher(p).matches())) {
                     return name;
                 }
             }

@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -331,7 +332,7 @@ class LeaderElectionIT {
                 }
                 if (leadersSeen > 1) sweepsWithTwo.incrementAndGet();   // a sweep is not atomic: informative only
                 sweeps.incrementAndGet();
-                java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+                LockSupport.parkNanos(200_000);
             }
         }, "leader-watcher");
         watcher.setDaemon(true);

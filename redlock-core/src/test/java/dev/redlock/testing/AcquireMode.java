@@ -4,6 +4,7 @@ import dev.redlock.Lease;
 import dev.redlock.LockUnavailableException;
 import dev.redlock.Redlock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -23,7 +24,7 @@ public enum AcquireMode {
         public Lease acquire(Redlock r, String resource, Duration ttl) {
             Optional<Lease> l = r.tryAcquire(resource, ttl);
             return l.orElseThrow(() -> new LockUnavailableException(resource, 1, "tryAcquire returned empty",
-                    java.util.List.of()));
+                    List.of()));
         }
     },
     ACQUIRE_ASYNC {

@@ -15,6 +15,7 @@ import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
 import dev.redlock.testkit.Sleep;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,7 @@ public abstract class AcquireReleaseContract {
             assertFalse(lease.isValid());
             assertEquals(Duration.ZERO, lease.remainingValidity());
             // close() returns once a quorum answered; the other nodes' releases may still be in flight
-            assertEquals(java.util.List.of(), redis().awaitNoLockKeys());
+            assertEquals(List.of(), redis().awaitNoLockKeys());
             lease.close();   // idempotent
             assertThrows(LeaseLostException.class, lease::checkValid);
         }
@@ -84,7 +85,7 @@ public abstract class AcquireReleaseContract {
             assertFalse(lease.isValid(), "invalid from the call on");
             assertSame(first, lease.releaseAsync(), "idempotent: one release, one future");
             assertNull(first.get(5, TimeUnit.SECONDS));
-            assertEquals(java.util.List.of(), redis().awaitNoLockKeys());
+            assertEquals(List.of(), redis().awaitNoLockKeys());
             lease.release();   // the blocking form after the async one: nothing more to do
             assertThrows(LeaseLostException.class, lease::checkValid);
             try (Lease next = redlock.acquire("async-release", Duration.ofSeconds(5))) {
@@ -145,7 +146,7 @@ public abstract class AcquireReleaseContract {
         redlock.close();
         assertFalse(lease.isValid());
         // as lease.close(), close() returns once a quorum answered; the other nodes' releases may still be in flight
-        assertEquals(java.util.List.of(), redis().awaitNoLockKeys());
+        assertEquals(List.of(), redis().awaitNoLockKeys());
         assertThrows(IllegalStateException.class, () -> redlock.acquire("closing", Duration.ofSeconds(1)));
     }
 

@@ -9,9 +9,11 @@ import dev.redlock.testkit.Ports;
 import dev.redlock.testkit.RedisNode;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,8 +50,8 @@ class DoctorCommandIT {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-        CommandLine cl = new CommandLine(new DoctorCommand(o, e, false)).setOut(new java.io.PrintWriter(o, true))
-                .setErr(new java.io.PrintWriter(e, true));
+        CommandLine cl = new CommandLine(new DoctorCommand(o, e, false)).setOut(new PrintWriter(o, true))
+                .setErr(new PrintWriter(e, true));
         int code = cl.execute(args);
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -105,7 +107,7 @@ class DoctorCommandIT {
         assertEquals(1, loaded.quorum());
         assertEquals(Duration.ofSeconds(5), loaded.restartQuarantine());
         assertTrue(Files.readString(file).contains("\nchaos.ttl="), Files.readString(file));
-        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+        assertEquals("rw-------", PosixFilePermissions.toString(
                 Files.getPosixFilePermissions(file)), "the file holds the nodes' credentials");
         r.hasNoStackTrace();
     }

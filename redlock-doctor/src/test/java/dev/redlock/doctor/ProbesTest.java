@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.redlock.internal.Diagnostics;
 import dev.redlock.internal.resp.RedisConnectionException;
 import dev.redlock.internal.resp.RedisErrorException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
@@ -68,8 +69,8 @@ class ProbesTest {
                 new CommandCheck("EVAL", "fallback", false, CommandCheck.Status.UNAVAILABLE, "ERR unknown command"),
                 new CommandCheck("CONFIG GET", "preflight", false, CommandCheck.Status.DENIED, "NOPERM y"),
                 new CommandCheck("SET", "scripts", true, CommandCheck.Status.DENIED, "NOPERM z"));
-        RoundTrips rt = new RoundTrips(10, java.time.Duration.ZERO, java.time.Duration.ZERO, java.time.Duration.ZERO,
-                java.time.Duration.ZERO, 0, 0, null);
+        RoundTrips rt = new RoundTrips(10, Duration.ZERO, Duration.ZERO, Duration.ZERO,
+                Duration.ZERO, 0, 0, null);
         List<Finding> f = NodeDescriptions.ownFindings("h:1", "app", "redlock:", checks, rt);
         assertEquals(4, f.stream().filter(x -> x.check().equals("acl")).count() - 1, f.toString());
         assertTrue(f.stream().anyMatch(x -> x.fails() && x.message().contains("may not run SET")), f.toString());

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.RedissonClient;
 
 /** What the adapter adds beyond the contract: node errors, wake-ups over Redisson pub/sub, the fenced store. */
 class RedissonAdapterIT {
@@ -61,7 +62,7 @@ class RedissonAdapterIT {
     void nodeErrorsAreErrorVotesWithTheirTextAndTheClientsStayOpen() {
         // the resource's fence entry holds a hash: GET answers WRONGTYPE before anything is written
         cluster.node(0).command("HSET", "redlock:__fence:wt", "not", "a-string");
-        List<org.redisson.api.RedissonClient> cs = clients.connect(cluster.uris());
+        List<RedissonClient> cs = clients.connect(cluster.uris());
         try (Redlock redlock = RedissonRedlock.create(config().quorum(3).retryCount(0).build(), cs)) {
             LockUnavailableException e = assertThrows(LockUnavailableException.class,
                     () -> redlock.acquire("wt", Duration.ofSeconds(5)));

@@ -6,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.Redlock;
+import dev.redlock.RedlockException;
 import dev.redlock.testing.RedisNodes;
 import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
 import net.javacrumbs.shedlock.core.ExtensibleLockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -50,7 +53,7 @@ class RedlockLockProviderIT extends AbstractExtensibleLockProviderIntegrationTes
             try {
                 redlock.acquire("warm-up", Duration.ofSeconds(5)).release();
                 ok++;
-            } catch (dev.redlock.RedlockException e) {
+            } catch (RedlockException e) {
                 Sleep.millis(100);     // still connecting on a loaded machine
             }
         }
@@ -177,7 +180,7 @@ class RedlockLockProviderIT extends AbstractExtensibleLockProviderIntegrationTes
     @Test
     void theRunningJobSeesItsFencingTokenThroughTheThreadLocal() throws Exception {
         // on a thread of its own: the contract tests leave locks they never unlock on the test thread
-        java.util.concurrent.CompletableFuture.runAsync(RedlockLockProviderIT::runNestedJobs).get(30, java.util.concurrent.TimeUnit.SECONDS);
+        CompletableFuture.runAsync(RedlockLockProviderIT::runNestedJobs).get(30, TimeUnit.SECONDS);
     }
 
     private static void runNestedJobs() {

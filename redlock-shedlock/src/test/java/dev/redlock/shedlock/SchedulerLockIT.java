@@ -22,6 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * Three Spring application instances (three contexts, each with its own {@link Redlock} and provider, as three pods
@@ -78,9 +79,9 @@ class SchedulerLockIT {
         try {
             for (String name : List.of("pod-a", "pod-b", "pod-c")) {
                 AnnotationConfigApplicationContext ctx = new AnnotationConfigApplicationContext();
-                ctx.registerBean("taskScheduler", org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler.class,
+                ctx.registerBean("taskScheduler", ThreadPoolTaskScheduler.class,
                         () -> {
-                            var scheduler = new org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler();
+                            var scheduler = new ThreadPoolTaskScheduler();
                             scheduler.setThreadNamePrefix(name + "@");
                             return scheduler;
                         });

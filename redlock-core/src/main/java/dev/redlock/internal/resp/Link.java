@@ -10,9 +10,12 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -46,7 +49,7 @@ final class Link {
     private boolean started;                                        // loop only
     private int failures;                                           // loop only
     private ScheduledFuture<?> reconnect;                           // loop only
-    private final java.util.ArrayDeque<RespCommand> waiting = new java.util.ArrayDeque<>();   // loop only
+    private final ArrayDeque<RespCommand> waiting = new ArrayDeque<>();   // loop only
     private final List<CompletableFuture<Void>> settleWaiters = new ArrayList<>();   // loop only
 
     Link(RespEndpoint endpoint, EventLoop loop, SslContext ssl, ConnectionCheck check,
@@ -323,8 +326,8 @@ final class Link {
     }
 
     static Throwable unwrap(Throwable e) {
-        while ((e instanceof java.util.concurrent.CompletionException
-                || e instanceof java.util.concurrent.ExecutionException) && e.getCause() != null) {
+        while ((e instanceof CompletionException
+                || e instanceof ExecutionException) && e.getCause() != null) {
             e = e.getCause();
         }
         return e;

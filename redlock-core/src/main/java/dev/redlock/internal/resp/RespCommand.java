@@ -1,6 +1,8 @@
 package dev.redlock.internal.resp;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * One command on its way: its arguments until written, then its place in the connection's FIFO of pending replies;
@@ -77,8 +79,8 @@ public class RespCommand extends CompletableFuture<Object> {
         Throwable error = null;
         try {
             reply = join();
-        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
-            error = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+        } catch (CompletionException | CancellationException e) {
+            error = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
         }
         l.done(t, reply, error);
     }

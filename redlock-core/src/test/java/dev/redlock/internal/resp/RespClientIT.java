@@ -8,14 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testkit.RedisNode;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,7 +59,7 @@ class RespClientIT {
             throw new AssertionError("expected a failure, got a reply");
         } catch (ExecutionException e) {
             return e.getCause();
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw new AssertionError("no outcome within 10 s");
         }
     }
@@ -90,7 +95,7 @@ class RespClientIT {
     void concurrentCallersGetTheirOwnRepliesInOrder() throws Exception {
         try (RespClient c = connected(endpoint().build())) {
             List<Thread> threads = new ArrayList<>();
-            List<String> wrong = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<String> wrong = Collections.synchronizedList(new ArrayList<>());
             for (int t = 0; t < 8; t++) {
                 int id = t;
                 threads.add(new Thread(() -> {
@@ -257,10 +262,10 @@ class RespClientIT {
 
     @Test
     void theDecoderWaitsForRepliesSplitAcrossReads() {
-        io.netty.buffer.ByteBuf whole = io.netty.buffer.Unpooled.copiedBuffer("*2\r\n$3\r\nabc\r\n:-12\r\n",
-                java.nio.charset.StandardCharsets.UTF_8);
+        ByteBuf whole = Unpooled.copiedBuffer("*2\r\n$3\r\nabc\r\n:-12\r\n",
+                StandardCharsets.UTF_8);
         for (int cut = 0; cut < whole.readableBytes(); cut++) {
-            io.netty.buffer.ByteBuf part = whole.slice(0, cut);
+            ByteBuf part = whole.slice(0, cut);
             Object r = RespDecoder.parse(part);
             assertTrue(!(r instanceof List<?>), "a reply was parsed from " + cut + " bytes");
         }

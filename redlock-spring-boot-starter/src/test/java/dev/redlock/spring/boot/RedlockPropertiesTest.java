@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.Preflight;
 import dev.redlock.RedlockConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import org.junit.jupiter.api.Test;
@@ -32,15 +34,15 @@ class RedlockPropertiesTest {
         p.setNodes(List.of("redis://127.0.0.1:7001", "redis://127.0.0.1:7002", "redis://127.0.0.1:7003"));
         p.setQuorum(3);
         p.setDriftFactor(0.02);
-        p.setFixedDrift(java.time.Duration.ofMillis(5));
-        p.setNodeTimeout(java.time.Duration.ofMillis(250));
+        p.setFixedDrift(Duration.ofMillis(5));
+        p.setNodeTimeout(Duration.ofMillis(250));
         p.setRetryCount(7);
-        p.setRetryDelay(java.time.Duration.ofMillis(300));
-        p.setRetryJitter(java.time.Duration.ofMillis(50));
+        p.setRetryDelay(Duration.ofMillis(300));
+        p.setRetryJitter(Duration.ofMillis(50));
         p.setKeyPrefix("app:");
         p.setFencing(false);
-        p.setRestartQuarantine(java.time.Duration.ofMinutes(2));
-        p.setPreflight(dev.redlock.Preflight.WARN);
+        p.setRestartQuarantine(Duration.ofMinutes(2));
+        p.setPreflight(Preflight.WARN);
         RedlockConfig c = p.toConfig();
         assertEquals("RedlockConfig{nodes=[redis://127.0.0.1:7001, redis://127.0.0.1:7002, redis://127.0.0.1:7003], "
                 + "quorum=3, driftFactor=0.02, fixedDrift=5ms, nodeTimeout=250ms, retryCount=7, retryDelay=300ms, "
@@ -57,10 +59,10 @@ class RedlockPropertiesTest {
         IllegalArgumentException quorum = assertThrows(IllegalArgumentException.class, p::toConfig);
         assertEquals("redlock.quorum must satisfy N/2 < quorum <= N (N=3), got 1", quorum.getMessage());
         p.setQuorum(null);
-        p.setNodeTimeout(java.time.Duration.ZERO);
+        p.setNodeTimeout(Duration.ZERO);
         IllegalArgumentException timeout = assertThrows(IllegalArgumentException.class, p::toConfig);
         assertTrue(timeout.getMessage().startsWith("redlock.node-timeout must be in (0, 60s]"), timeout.getMessage());
-        p.setNodeTimeout(java.time.Duration.ofMillis(100));
+        p.setNodeTimeout(Duration.ofMillis(100));
         p.setTlsTrustStorePassword("secret");
         IllegalArgumentException tls = assertThrows(IllegalArgumentException.class, p::toConfig);
         assertTrue(tls.getMessage().startsWith("redlock.tls-trust-store-password is set but"), tls.getMessage());

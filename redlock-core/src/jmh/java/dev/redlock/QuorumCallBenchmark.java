@@ -1,6 +1,7 @@
 package dev.redlock;
 
 import dev.redlock.internal.Ticker;
+import dev.redlock.spi.NodeTransport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -22,13 +24,11 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import dev.redlock.spi.NodeTransport;
-import java.util.function.Consumer;
 
 /**
  * Quorum counting without the network: every node's reply is already there, so this measures what the library
  * adds per round (timers, vote bookkeeping, classification of the ACQUIRE reply, decision futures).
- * In package {@code dev.redlock} (in this module) to reach the package-private machinery.
+ * In package {@code dev.redlock} (the core's {@code src/jmh}) to reach the package-private machinery.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

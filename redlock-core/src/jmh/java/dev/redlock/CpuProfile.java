@@ -22,10 +22,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code pairs} pairs and prints, per round, wall time and CPU microseconds per pair (thread CPU from
  * {@link ThreadMXBean}, user and system time per task from {@code /proc/self/task}, the servers' from
  * {@code /proc/<pid>/stat}), fence phases and rounds so far, and node 0's {@code INFO commandstats} (an {@code info}
- * line there would mean the scripts' INFO fallback ran). Linux only.
+ * line there would mean the scripts' INFO fallback ran). Linux only. In package {@code dev.redlock} (the core's
+ * {@code src/jmh}) to read the fence phases and rounds the context counts.
  *
  * <pre>
- * java -cp redlock-bench/target/redlock-bench.jar dev.redlock.CpuProfile MODE [PAIRS [CALLERS [FENCING [NODES]]]]
+ * redlock-core/src/jmh/run cpu-profile MODE [PAIRS [CALLERS [FENCING [NODES]]]]
  *   MODE w1: one caller, blocking acquire+release; threads: CALLERS platform threads, blocking;
  *        async: CALLERS chains of acquireAsync then releaseAsync (defaults: 20000 pairs, 64 callers, fencing, 5 nodes)
  * </pre>
