@@ -62,8 +62,7 @@ class FenceRetentionIT {
         Duration q = Duration.ofSeconds(3);
         long aheadUs = 1_200_000;   // within the tolerance (3 s - 100 ms) / 2
         for (int i = 0; i < 3; i++) {   // an old identity: not fresh, out of quarantine
-            String info = REDIS.node(i).command("INFO", "server");
-            String run = info.substring(info.indexOf("run_id:") + 7, info.indexOf("run_id:") + 47);
+            String run = REDIS.node(i).runId();
             REDIS.node(i).command("HSET", RedisNodes.PREFIX + "__node", "run", run, "born",
                     Long.toString(System.currentTimeMillis() - 60_000), "hw", "0", "q", "0");
         }

@@ -72,8 +72,7 @@ class LuaScriptIT {
         List<Object> keys = List.of("redlock:m", "redlock:__fence:m", "redlock:__node");
         List<?> r = (List<?>) node.eval(LuaScript.ACQUIRE, keys, "owner-a", "60000", "0",
                 "0", "", "60000").get(5, TimeUnit.SECONDS);
-        String info = REDIS.node(0).command("INFO", "server");
-        String runId = info.substring(info.indexOf("run_id:") + 7, info.indexOf("run_id:") + 47);
+        String runId = REDIS.node(0).runId();
         assertEquals(runId, REDIS.node(0).command("HGET", "redlock:__node", "run"), "the script read INFO server");
         long floor = ((Number) r.get(1)).longValue();
         assertTrue(Long.toString(floor).matches("\\d{16}"), "a new identity's fence reads its clock (us): " + floor);

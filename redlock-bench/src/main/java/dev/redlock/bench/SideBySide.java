@@ -86,8 +86,7 @@ public final class SideBySide {
         List<Map<String, Map<String, Map<String, Double>>>> runs = new ArrayList<>();
         try (RedisCluster cluster = RedisCluster.start(maxN)) {
             markFresh(cluster);
-            meta.put("redis_version", cluster.node(0).command("INFO", "server").lines()
-                    .filter(l -> l.startsWith("redis_version")).findFirst().orElse("?"));
+            meta.put("redis_version", cluster.node(0).info("server", "redis_version"));
             warmUp(o, cluster, node);
             for (int r = 0; r < o.integer("runs"); r++) {
                 System.err.printf("run %d/%d (load %s)%n", r + 1, o.integer("runs"), loadAverage());

@@ -36,6 +36,23 @@ public interface RedisProcess extends AutoCloseable {
     /** One fixture command (not for the product); the reply as {@link Resp#read} gives it. */
     String command(String... args);
 
+    /**
+     * One field of an {@code INFO} section, e.g. {@code info("server", "run_id")}.
+     *
+     * @throws IllegalStateException when the section has no such field
+     */
+    default String info(String section, String field) {
+        for (String line : command("INFO", section).split("\r?\n")) {
+            if (line.startsWith(field + ":")) return line.substring(field.length() + 1).trim();
+        }
+        throw new IllegalStateException("INFO " + section + " has no " + field);
+    }
+
+    /** The server's {@code run_id}: it changes with every start of the process. */
+    default String runId() {
+        return info("server", "run_id");
+    }
+
     /** Keys matching a glob pattern (KEYS; fine for test data sets). */
     default List<String> keys(String pattern) {
         String reply = command("KEYS", pattern);

@@ -129,7 +129,7 @@ final class DeploymentScripts {
             ctx.nemesis().killAndRestart(v);
             ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
             if (identityCheckOff) {
-                String run = runId(victim);
+                String run = victim.runId();
                 victim.command("HSET", ScenarioRunner.KEY_PREFIX + "__node", "run", run);
                 ctx.history().note("round " + round + ": identity check off: node " + v + "'s marker rewritten to run_id "
                         + run + " (the reloaded snapshot named the old process)");
@@ -172,12 +172,6 @@ final class DeploymentScripts {
             b.release(later);
         }
         Sleep.of(Duration.ofMillis(50));
-    }
-
-    private static String runId(RedisProcess node) {
-        String info = node.command("INFO", "server");
-        int i = info.indexOf("run_id:");
-        return info.substring(i + 7, i + 47);
     }
 
     // ---- d3 ----
@@ -238,18 +232,11 @@ final class DeploymentScripts {
     /** Every node: volatile-lru with maxmemory a little above what it uses now. */
     private static void evictingNodes(ScenarioContext ctx) {
         for (RedisProcess n : ctx.cluster().nodes()) {
-            long used = Long.parseLong(info(n, "memory", "used_memory"));
+            long used = Long.parseLong(n.info("memory", "used_memory"));
             n.command("CONFIG", "SET", "maxmemory-policy", "volatile-lru");
             n.command("CONFIG", "SET", "maxmemory", Long.toString(used + 4 * 1024 * 1024));
         }
         ctx.history().note("every node: maxmemory-policy volatile-lru, maxmemory = used + 4 MB");
-    }
-
-    private static String info(RedisProcess n, String section, String field) {
-        for (String line : n.command("INFO", section).split("\r?\n")) {
-            if (line.startsWith(field + ":")) return line.substring(field.length() + 1).trim();
-        }
-        throw new IllegalStateException("INFO " + section + " has no " + field);
     }
 
     private static RedlockConfig clientConfig(ScenarioContext ctx, ProxySet set, Preflight preflight) {

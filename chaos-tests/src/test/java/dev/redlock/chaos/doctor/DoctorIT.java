@@ -71,8 +71,7 @@ class DoctorIT {
                 tp.upstreamHost() + ":" + slow.port());
         slowProxy.toxics().latency("doctor-latency", ToxicDirection.DOWNSTREAM, LATENCY_MS);
         // the slow node is marked fresh by hand (this process's run_id, born 0): the doctor must say FRESH
-        String run = slow.command("INFO", "server").lines().filter(l -> l.startsWith("run_id:")).findFirst()
-                .map(l -> l.substring(7).trim()).orElseThrow();
+        String run = slow.runId();
         slow.command("HSET", "redlock:__node", "run", run, "born", "0", "hw", "0", "q", "0");
         String fastUri;
         try {
@@ -237,9 +236,7 @@ class DoctorIT {
     static List<Long> writes() {
         List<Long> out = new ArrayList<>();
         for (RedisNode n : new RedisNode[] {plain, evicting, replica, slow}) {
-            String info = n.command("INFO", "persistence");
-            out.add(info.lines().filter(l -> l.startsWith("rdb_changes_since_last_save:")).findFirst()
-                    .map(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim())).orElseThrow());
+            out.add(Long.parseLong(n.info("persistence", "rdb_changes_since_last_save")));
         }
         return out;
     }

@@ -3,7 +3,6 @@ package dev.redlock.internal.resp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -132,11 +131,11 @@ class RespClientIT {
     void theRunIdPlaceholderIsTheExecutingProcesssRunIdAcrossARestart() throws Exception {
         RedisNode n = RedisNode.start();
         try (RespClient c = connected(RespEndpoint.builder("127.0.0.1", n.port()).build())) {
-            String before = runIdOf(n);
+            String before = n.runId();
             assertEquals(before, get(c.command("EVAL", "return ARGV[1]", "0", RespClient.CONNECTION_RUN_ID)));
             assertEquals(before, c.runId());
             n.killAndRestart();
-            String after = runIdOf(n);
+            String after = n.runId();
             assertNotEquals(before, after);
             Object written = null;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -152,13 +151,6 @@ class RespClientIT {
         } finally {
             n.close();
         }
-    }
-
-    private static String runIdOf(RedisNode n) {
-        String info = n.command("INFO", "server");
-        String id = Link.infoField(info, "run_id");
-        assertNotNull(id, info);
-        return id;
     }
 
     /** Guard: a connection with commands outstanding and silent for the reply window is closed and reconnected. */
