@@ -88,7 +88,7 @@ final class Report {
         sb.append("redlock-core ").append(meta.get("redlock_core_commit")).append("; load average at the start ")
                 .append(meta.get("load_before")).append(", at the end ").append(meta.get("load_after")).append("; ")
                 .append(meta.get("cores")).append(" cores; ").append(meta.get("java")).append(", max heap ")
-                .append(fmt((Double) meta.get("max_heap_mb"))).append(" MB; ").append(meta.get("redis_version"))
+                .append(fmt((Double) meta.get("max_heap_mb"))).append(" MB; Redis ").append(meta.get("redis_version"))
                 .append(" (").append(meta.get("redis_server")).append("); node-redlock: ").append(meta.get("node_redlock"))
                 .append("; median of ").append(o.integer("runs")).append(" run(s)\n\n");
         floors(sb, r.getOrDefault("floor", Map.of()));
