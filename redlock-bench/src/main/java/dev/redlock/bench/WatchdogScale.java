@@ -6,7 +6,6 @@ import dev.redlock.RedlockListener;
 import dev.redlock.RedlockLock;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,15 +46,15 @@ final class WatchdogScale {
                 Thread.sleep(20);
             }
             long heapHeld = usedHeapAfterGc();
-            long[] sorted = lateness.sorted();
-            int n = sorted.length;
+            Latencies late = lateness.snapshot();
+            double p99 = late.percentileMs(99);
             out.put("leases", (double) leases);
             out.put("ttl_ms", (double) ttl.toMillis());
-            out.put("renewals_observed", (double) n);
-            out.put("lateness_p50_ms", n == 0 ? Double.NaN : sorted[n / 2] / 1e6);
-            out.put("lateness_p99_ms", n == 0 ? Double.NaN : sorted[Math.min(n - 1, (int) (n * 0.99))] / 1e6);
-            out.put("lateness_max_ms", n == 0 ? Double.NaN : sorted[n - 1] / 1e6);
-            out.put("lateness_p99_over_ttl", n == 0 ? Double.NaN : sorted[Math.min(n - 1, (int) (n * 0.99))] / (double) ttl.toNanos());
+            out.put("renewals_observed", (double) late.count());
+            out.put("lateness_p50_ms", late.percentileMs(50));
+            out.put("lateness_p99_ms", p99);
+            out.put("lateness_max_ms", late.percentileMs(100));
+            out.put("lateness_p99_over_ttl", p99 * 1e6 / ttl.toNanos());
             out.put("lost_leases", (double) lateness.lost.get());
             out.put("threads_before", (double) threadsBefore);
             out.put("threads_max_while_holding", (double) maxThreads);
@@ -69,19 +68,18 @@ final class WatchdogScale {
         return out;
     }
 
-    /** The watchdog's lateness per renewal (up to a fixed number, preallocated) and the leases lost. */
+    /** The watchdog's lateness per renewal (sized for the expected renewals up front) and the leases lost. */
     private static final class Lateness implements RedlockListener {
-        private final long[] late;
-        private int n;
+        private final Latencies late;
         final AtomicInteger lost = new AtomicInteger();
 
-        Lateness(int capacity) {
-            late = new long[capacity];
+        Lateness(int expected) {
+            late = new Latencies(expected);
         }
 
         @Override
         public synchronized void onWatchdogLateness(String resource, long lateNanos) {
-            if (n < late.length) late[n++] = lateNanos;
+            late.add(lateNanos);
         }
 
         @Override
@@ -89,10 +87,11 @@ final class WatchdogScale {
             lost.incrementAndGet();
         }
 
-        synchronized long[] sorted() {
-            long[] s = Arrays.copyOf(late, n);
-            Arrays.sort(s);
-            return s;
+        /** A copy of the samples so far (the watchdog may still be adding). */
+        synchronized Latencies snapshot() {
+            Latencies copy = new Latencies(late.count());
+            copy.addAll(late);
+            return copy;
         }
     }
 
