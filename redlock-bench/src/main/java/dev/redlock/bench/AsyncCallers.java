@@ -87,7 +87,9 @@ final class AsyncCallers implements Callers {
                 }
                 long t1 = System.nanoTime();
                 lease.releaseAsync().whenComplete((x, e2) -> {
-                    if (!stop.get()) {
+                    if (e2 != null) {
+                        failures.incrementAndGet();      // as the blocking callers: a failed release is no pair
+                    } else if (!stop.get()) {
                         pairs.add(System.nanoTime() - t0);
                         acquires.add(t1 - t0);
                     }
