@@ -138,7 +138,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
         int[] holders = votes.grantedNodes();
         List<Object> keys = List.of(ctx.lockKey(resource), ctx.fenceKey(resource), ctx.markerKey());
         Object[] writeFence = NodeClient.scriptCommand(LuaScript.WRITE_FENCE, keys, owner, Long.toString(token),
-                Long.toString(LuaScript.FENCE_RETENTION_MS));
+                LuaScript.FENCE_RETENTION_ARG);
         QuorumCall write = QuorumCall.start(ctx, RedlockListener.Operation.FENCE, holders, ctx.config().quorum(),
                 ctx.ticker().nanoTime(),
                 n -> n.eval(LuaScript.WRITE_FENCE, writeFence),

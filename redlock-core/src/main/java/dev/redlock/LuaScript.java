@@ -1,7 +1,6 @@
 package dev.redlock;
 
 import dev.redlock.internal.Scripts;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The Lua scripts the library runs on each node, with their SHA-1 so they can be sent by {@code EVALSHA}

@@ -258,11 +258,8 @@ public final class Redlock implements AutoCloseable {
      * released at once. {@link #close()} completes it with a {@link RedlockException}.
      */
     public CompletableFuture<Lease> acquireAsync(String resource, Duration ttl) {
-        return acquireAsync(resource, ttl, RedlockListener.AcquireMode.ASYNC);
-    }
-
-    private CompletableFuture<Lease> acquireAsync(String resource, Duration ttl, RedlockListener.AcquireMode mode) {
-        CompletableFuture<HeldLease> acquisition = start(resource, ttl, ctx.config().retryCount() + 1, mode);
+        CompletableFuture<HeldLease> acquisition = start(resource, ttl, ctx.config().retryCount() + 1,
+                RedlockListener.AcquireMode.ASYNC);
         CompletableFuture<Lease> out = new CompletableFuture<>();
         acquisition.whenComplete((lease, e) -> {
             if (e != null) out.completeExceptionally(Failures.unwrap(e));

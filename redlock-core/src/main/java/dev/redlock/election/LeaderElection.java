@@ -106,19 +106,17 @@ public final class LeaderElection implements AutoCloseable {
 
     private enum Phase { NEW, RUNNING, CLOSED }
 
-    /** One held term: the lease it stands on and its deadlines (monotonic nanos), guarded by the election's lock. */
+    /** One held term: the lease it stands on and when it is revoked (monotonic nanos), guarded by the election's lock. */
     private static final class Leadership {
         final Term term;
         final Lease lease;
         volatile long revokeAt;
-        volatile long leaseDeadline;
         boolean ended;
         ScheduledFuture<?> revokeTimer;
 
-        Leadership(Term term, Lease lease, long leaseDeadline, long revokeAt) {
+        Leadership(Term term, Lease lease, long revokeAt) {
             this.term = term;
             this.lease = lease;
-            this.leaseDeadline = leaseDeadline;
             this.revokeAt = revokeAt;
         }
     }
@@ -353,7 +351,7 @@ public final class LeaderElection implements AutoCloseable {
             release = phase != Phase.RUNNING || revokeAt - ticker.nanoTime() <= 0;
             if (!release) {
                 Term term = new Term(resource, instanceId, lease.fencingToken(), Instant.now());
-                l = new Leadership(term, lease, deadline, revokeAt);
+                l = new Leadership(term, lease, revokeAt);
                 probe.held(term, ticker.nanoTime(), revokeAt, deadline);   // before isLeader() turns true
                 events.onLeadershipChange(resource, instanceId, true, term.epoch());   // before isLeader() turns true
                 leadership = l;
@@ -393,7 +391,6 @@ public final class LeaderElection implements AutoCloseable {
             if (l.ended) return pollDelay();
             late = now - l.revokeAt >= 0 || deadline - marginNanos - ticker.nanoTime() <= 0;
             if (!late) {
-                l.leaseDeadline = deadline;
                 l.revokeAt = deadline - marginNanos;
                 probe.held(l.term, now, l.revokeAt, deadline);
                 armRevokeTimerLocked(l);

@@ -8,7 +8,6 @@ import dev.redlock.internal.Scripts;
 import dev.redlock.internal.resp.ConnectionCheck;
 import dev.redlock.internal.resp.RespClient;
 import dev.redlock.spi.NodeTransport;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
 
 /**
  * Internal, not API: the one parser of node URIs, {@code redis[s]://[user[:password]@]host[:port][/db]}, and the one
@@ -113,8 +114,10 @@ public record RedisUri(boolean tls, String host, int port, int database, String 
 
     /** Free text (an error message) with the user info of any URI in it replaced by {@code ***}. */
     public static String redactText(String text) {
-        return text.replaceAll("//[^/@\\s]*@", "//***@");
+        return USER_INFO_IN_TEXT.matcher(text).replaceAll("//***@");
     }
+
+    private static final Pattern USER_INFO_IN_TEXT = Pattern.compile("//[^/@\\s]*@");
 
     /**
      * RFC 3986 percent-decoding of user info ({@code %XX} = one UTF-8 byte; a '+' stays a '+': form decoding, which

@@ -1,5 +1,6 @@
 package dev.redlock.internal.resp;
 
+import dev.redlock.internal.Failures;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
@@ -14,8 +15,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -219,7 +218,7 @@ final class Link {
                 checked = CompletableFuture.failedFuture(ex);
             }
             checked.whenComplete((y, err) -> {
-                if (err != null) handshakeFailed(h, "connection check failed: " + RespChannel.describe(unwrap(err)));
+                if (err != null) handshakeFailed(h, "connection check failed: " + RespChannel.describe(Failures.unwrap(err)));
                 else loop.execute(() -> becameReady(h));
             });
         });
@@ -231,7 +230,7 @@ final class Link {
                 try {
                     s.join();
                 } catch (RuntimeException e) {
-                    Throwable t = unwrap(e);
+                    Throwable t = Failures.unwrap(e);
                     if (t instanceof RedisConnectionException) return RespChannel.describe(t);
                     return "handshake failed: " + RespChannel.describe(t);
                 }
@@ -323,13 +322,5 @@ final class Link {
             if (line.startsWith(key)) return line.substring(key.length()).trim();
         }
         return null;
-    }
-
-    static Throwable unwrap(Throwable e) {
-        while ((e instanceof CompletionException
-                || e instanceof ExecutionException) && e.getCause() != null) {
-            e = e.getCause();
-        }
-        return e;
     }
 }
