@@ -55,9 +55,11 @@ public final class DoctorReport {
     static DoctorReport assemble(List<NodeSession> sessions, List<String> rawNodes, String keyPrefix, Duration duration,
                                  Duration interval, Duration maxTtl, Instant startedAt) {
         List<NodeReport> reports = new ArrayList<>();
+        List<List<Sample>> samples = new ArrayList<>();   // one copy per session: every measure reads it
         List<ClockMeasure> clocks = new ArrayList<>();
         for (NodeSession s : sessions) {
-            clocks.add(s.reach == NodeReport.Reach.REACHABLE ? Measurements.clock(s.samples()) : null);
+            samples.add(s.reach == NodeReport.Reach.REACHABLE ? s.samples() : List.of());
+            clocks.add(s.reach == NodeReport.Reach.REACHABLE ? Measurements.clock(samples.get(samples.size() - 1)) : null);
         }
         clocks = Measurements.withNodeOffsets(clocks);
         for (int i = 0; i < sessions.size(); i++) {
@@ -67,7 +69,7 @@ public final class DoctorReport {
                         null, null, null, List.of()));
                 continue;
             }
-            RoundTrips rt = Measurements.roundTrips(s.samples(), s.timeouts.get(), s.errors.get(), s.lastError);
+            RoundTrips rt = Measurements.roundTrips(samples.get(i), s.timeouts.get(), s.errors.get(), s.lastError);
             reports.add(new NodeReport(s.node, s.uri, s.reach, null, s.info.get("redis_version"), s.info.get("run_id"),
                     s.user, NodeDescriptions.role(s.info), NodeDescriptions.persistence(s.info, s.config, s.configError),
                     NodeDescriptions.memory(s.info, s.config), s.commands, s.marker, rt, clocks.get(i),
@@ -79,10 +81,11 @@ public final class DoctorReport {
                     .quorum(first.quorum()).driftFactor(first.driftFactor()).fixedDrift(first.fixedDrift())
                     .nodeTimeout(first.nodeTimeout()).restartQuarantine(first.restartQuarantine()).build();
             List<Diagnostics.Facts> facts = new ArrayList<>();
-            for (NodeSession s : sessions) {
+            for (int i = 0; i < sessions.size(); i++) {
+                NodeSession s = sessions.get(i);
                 if (s.reach != NodeReport.Reach.REACHABLE) continue;
                 facts.add(new Diagnostics.Facts(s.node, s.info, s.config, s.configError,
-                        Measurements.clockReadings(s.samples(), 3)));
+                        Measurements.clockReadings(samples.get(i), 3)));
             }
             Map<String, List<Finding>> byNode = new HashMap<>();
             for (Diagnostics.Finding f : Diagnostics.preflight(facts, recommended)) {

@@ -50,9 +50,4 @@ public record NodeReport(String node, String uri, Reach reach, String error, Str
         return new NodeReport(node, uri, reach, error, version, runId, user, role, persistence, memory, commands, marker,
                 roundTrips, clock, f);
     }
-
-    NodeReport withClock(ClockMeasure c) {
-        return new NodeReport(node, uri, reach, error, version, runId, user, role, persistence, memory, commands, marker,
-                roundTrips, c, findings);
-    }
 }
