@@ -96,7 +96,7 @@ public final class ScenarioRunner {
         History history = new History(st.nodes(), st.quorum());
         String[] clockMode = {"none"};
         ClockMode mode = ClockMode.SIMULATED_TTL;
-        IntFunction<RedisProcess> factory = i -> startNode(st.aof());
+        IntFunction<RedisProcess> factory = i -> ChaosCluster.plainNode(st.aof());
         if (st.clockNode() >= 0) {
             if (external) {
                 clockMode[0] = "simulated-ttl (external nodes)";
@@ -104,14 +104,14 @@ public final class ScenarioRunner {
                 clockMode[0] = "simulated-ttl (libfaketime not installed)";
             } else {
                 factory = i -> {
-                    if (i != st.clockNode()) return startNode(st.aof());
+                    if (i != st.clockNode()) return ChaosCluster.plainNode(st.aof());
                     try {
                         FaketimeServer f = FaketimeServer.start(st.aof());
                         clockMode[0] = "faketime (" + FaketimeServer.library() + ", " + f.binary() + ")";
                         return f;
                     } catch (RuntimeException e) {
                         clockMode[0] = "simulated-ttl (faketime failed: " + e.getMessage() + ")";
-                        return startNode(st.aof());
+                        return ChaosCluster.plainNode(st.aof());
                     }
                 };
             }
@@ -257,9 +257,5 @@ public final class ScenarioRunner {
         for (RedisProcess n : cluster.nodes()) {
             for (String k : n.keys(KEY_PREFIX + "*")) n.command("DEL", k);
         }
-    }
-
-    private static RedisProcess startNode(boolean aof) {
-        return ChaosCluster.plainNode(aof);
     }
 }

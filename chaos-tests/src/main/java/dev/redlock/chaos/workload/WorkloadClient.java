@@ -8,13 +8,13 @@ import dev.redlock.RedlockConfig;
 import dev.redlock.RedlockException;
 import dev.redlock.chaos.history.Event;
 import dev.redlock.chaos.history.History;
+import dev.redlock.internal.Failures;
 import dev.redlock.internal.RedlockInternals;
 import dev.redlock.testkit.Sleep;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 
 /**
@@ -90,8 +90,7 @@ public final class WorkloadClient implements AutoCloseable {
         history.invoke(Event.Op.ACQUIRE, id, "", -1);
         return redlock.acquireAsync(lockName, ttl).handle((lease, error) -> {
             if (lease != null) return Optional.of(acquired(lease));
-            Throwable t = error instanceof CompletionException && error.getCause() != null
-                    ? error.getCause() : error;
+            Throwable t = Failures.unwrap(error);
             if (t instanceof LockUnavailableException) {
                 history.fail(Event.Op.ACQUIRE, id, "", -1, shorten(t.getMessage()));
             } else {
