@@ -28,8 +28,9 @@ class InternalsStayInternalTest {
             for (String name : PublicTypes.in(Redlock.class, pkg)) {
                 Class<?> c = Class.forName(pkg + "." + name, false, Redlock.class.getClassLoader());
                 for (Method m : c.getDeclaredMethods()) {
-                    if (exposed(m.getModifiers()) && !m.isSynthetic()) check(c, m, m.getGenericReturnType(), leaks);
-                    if (exposed(m.getModifiers()) && !m.isSynthetic()) params(c, m, leaks);
+                    if (!exposed(m.getModifiers()) || m.isSynthetic()) continue;
+                    check(c, m, m.getGenericReturnType(), leaks);
+                    params(c, m, leaks);
                 }
                 for (Constructor<?> k : c.getDeclaredConstructors()) {
                     if (exposed(k.getModifiers())) params(c, k, leaks);

@@ -87,7 +87,8 @@ class NodeRedlockDriverIT {
             assertTrue(b.pairs().count() > 0, "no pair in 200 ms");
             assertEquals(b.pairs().count(), b.acquires().count());
             assertEquals(0, b.failures());
-            assertTrue(b.elapsedNanos() >= 190_000_000L, "elapsed " + b.elapsedNanos()); // timed by the node process, ms granularity
+            // timed in the node process: its setTimeout may fire up to 1 ms early (199.6 ms seen for 200 ms)
+            assertTrue(b.elapsedNanos() >= 198_000_000L, "elapsed " + b.elapsedNanos());
         }
         try (Contenders contenders = new NodeRedlock(driver, SideBySide.NODE, cluster.uris(), 100, 10_000)
                 .contenders(2, "loop:w2", 5_000)) {

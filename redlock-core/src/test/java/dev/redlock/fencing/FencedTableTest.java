@@ -25,7 +25,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** {@link FencedTable} against a real embedded H2 database (in memory, one per test). */
 /** {@link FencedTable} on H2: the fenced-store contract, then the table's own behaviour (SQL, inserts, names). */
 class FencedTableTest extends FencedStoreContract {
     private static final FencedTable STRICT_JOBS = FencedTable.builder("jobs")

@@ -3,10 +3,10 @@ package dev.redlock.testing;
 import dev.redlock.Lease;
 import dev.redlock.LockUnavailableException;
 import dev.redlock.Redlock;
+import dev.redlock.internal.Failures;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -33,8 +33,7 @@ public enum AcquireMode {
             try {
                 return r.acquireAsync(resource, ttl).get(30, TimeUnit.SECONDS);
             } catch (ExecutionException e) {
-                Throwable c = e.getCause();
-                while (c instanceof CompletionException && c.getCause() != null) c = c.getCause();
+                Throwable c = Failures.unwrap(e);
                 if (c instanceof RuntimeException re) throw re;
                 throw new IllegalStateException(c);
             } catch (InterruptedException | TimeoutException e) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.testkit.Ports;
 import eu.rekawek.toxiproxy.Proxy;
 import java.io.IOException;
 import java.io.InputStream;
@@ -55,10 +56,7 @@ class ProxyLifecycleIT {
 
     @Test
     void failedDialClosesTheClient() throws IOException {
-        int deadPort;
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            deadPort = probe.getLocalPort();
-        }
+        int deadPort = Ports.free();
         Proxy proxy = fixture.client.createProxy("dead", "127.0.0.1:0", "127.0.0.1:" + deadPort);
         Socket socket = fixture.connect(proxy);
         assertClosedByPeer(socket);

@@ -1,5 +1,6 @@
 package dev.redlock.chaos.scenario;
 
+import static dev.redlock.chaos.scenario.ScriptSteps.ms;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,10 +17,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** The settings builder: its defaults, the fields it derives, its validation, and copies. */
 class SettingsTest {
-
-    private static Duration ms(long millis) {
-        return Duration.ofMillis(millis);
-    }
 
     @Test
     void defaultsAreTheDocumentedOnes() {

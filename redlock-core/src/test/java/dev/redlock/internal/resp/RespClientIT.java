@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.testkit.Ports;
 import dev.redlock.testkit.RedisNode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -230,10 +230,7 @@ class RespClientIT {
 
     @Test
     void aNodeThatIsDownFailsCommandsFastWithTheReason() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = Ports.free();
         try (RespClient c = RespClient.create(RespEndpoint.builder("127.0.0.1", port).build(), ConnectionCheck.NONE)) {
             Throwable e = failure(c.command("PING"));
             assertInstanceOf(RedisConnectionException.class, e);
