@@ -95,7 +95,7 @@ public class QuorumCallBenchmark {
 
     @Benchmark
     public boolean quorumOfGrants() {
-        QuorumCall call = QuorumCall.start(ctx, RedlockListener.Operation.ACQUIRE, ctx.allNodes(), ctx.config().quorum(), System.nanoTime(),
+        QuorumCall call = QuorumCall.start(ctx, RedlockListener.Operation.ACQUIRE, ctx.allNodes(), false, System.nanoTime(),
                 n -> grant, classify, QuorumCall.LateGrants.IGNORE);
         return call.decision().join();
     }

@@ -12,7 +12,9 @@ import java.util.concurrent.CompletableFuture;
  * One quorum round for one resource: SET NX PX on every node in parallel (one script per node), validity check,
  * then (fencing on) token = max(fences of the granting nodes) + 1 written back to a quorum that still holds our
  * owner value. On any failure every node that may hold our value (all but those that refused) gets a
- * token-checked release, and so does every grant that arrives later.
+ * token-checked release, and so does every grant that arrives later. A node that reports a membership conflict
+ * (it serves a client with another node list) fails the round at once, and a lease whose round hears of one after
+ * it succeeded is marked lost.
  */
 final class AcquireRound implements QuorumCall.LateGrants {
     private enum State { PENDING, SUCCEEDED, FAILED }
@@ -29,7 +31,10 @@ final class AcquireRound implements QuorumCall.LateGrants {
     private List<NodeVote> fenceVotes = List.of();
     private final String[] holders;          // fingerprint of the refusing node's holder, by node (guarded by this)
     private final long[] ages;               // memory age (ms) each node reported, by node (guarded by this)
+    private final boolean[] wroteGuess;      // the node wrote our guessed token with its grant (guarded by this)
     private boolean heldElsewhere;           // guarded by this
+    private int conflictNode = -1;           // a node that reported a membership conflict (guarded by this)
+    private String conflict;                 // the membership it named (guarded by this)
 
     AcquireRound(RedlockContext ctx, String resource, Duration ttl) {
         this.ctx = ctx;
@@ -38,6 +43,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
         this.start = ctx.ticker().nanoTime();
         this.holders = new String[ctx.nodes().size()];
         this.ages = new long[ctx.nodes().size()];
+        this.wroteGuess = new boolean[ctx.nodes().size()];
         ctx.roundStarted();
     }
 
@@ -46,14 +52,13 @@ final class AcquireRound implements QuorumCall.LateGrants {
         RedlockConfig cfg = ctx.config();
         List<Object> keys = List.of(ctx.lockKey(resource), ctx.fenceKey(resource), ctx.markerKey());
         String ttlMs = Long.toString(ttl.toMillis());
-        String quarantineMs = Long.toString(ctx.knownQuarantineMs());
+        long quarantine = ctx.knownQuarantineMs();
         long guess = cfg.fencing() ? guess(ctx.tokenHints().get(resource)) : 0;
-        String guessText = Long.toString(guess);
-        String retention = LuaScript.FENCE_RETENTION_ARG;
-        Object[] acquire = NodeClient.scriptCommand(LuaScript.ACQUIRE, keys, owner, ttlMs, quarantineMs, guessText,
-                NodeClient.CONNECTION_RUN_ID, retention);
+        Object[] acquire = NodeClient.scriptCommand(LuaScript.ACQUIRE, keys, owner, ttlMs, Long.toString(quarantine),
+                Long.toString(guess), ctx.guessCapArg(), LuaScript.FENCE_RETENTION_ARG, ctx.membership().field(),
+                Long.toString(Membership.windowMs(ttl.toMillis(), quarantine)));
         synchronized (this) {
-            votes = QuorumCall.start(ctx, RedlockListener.Operation.ACQUIRE, ctx.allNodes(), cfg.quorum(), start,
+            votes = QuorumCall.start(ctx, RedlockListener.Operation.ACQUIRE, ctx.allNodes(), false, start,
                     n -> ctx.preflight().send(n, () -> n.eval(LuaScript.ACQUIRE, acquire)),
                     this::classify,
                     this);
@@ -63,19 +68,47 @@ final class AcquireRound implements QuorumCall.LateGrants {
             if (v.kind() == NodeOutcome.Kind.ERROR || v.kind() == NodeOutcome.Kind.TIMEOUT) ctx.preflight().failed(v.node());
         }));
         return votes.decision().thenCompose(quorum -> {
+            String conflicted = conflictReason();
+            if (conflicted != null) return fail(conflicted);
             if (!quorum) return fail("no quorum: " + summary(votes.snapshot()));
             String young = youngGrants();
             if (young != null) return fail(young);
             long deadline = start + ttl.toNanos() - cfg.driftNanos(ttl);
             if (ctx.ticker().nanoTime() >= deadline) return fail("quorum reached only after the validity was used up");
             if (!cfg.fencing()) return succeed(deadline, -1);
-            // One-round fencing. Every counted grant read a fence below our guess, so its ACQUIRE script, in the
-            // same atomic step as the grant, raised that node's fence to the guess: the guess is already written to
-            // a quorum of nodes holding our owner value, and it exceeds every fence that quorum held, hence (quorums
-            // intersect) every earlier token. Otherwise the second phase below does it with max + 1.
-            if (guess > 0 && votes.maxGrantedFence() < guess) return succeed(deadline, guess);
+            // One-round fencing. Every counted grant read a fence below our guess and wrote the guess (a node does
+            // not write a guess beyond its own clock plus the cap), so its ACQUIRE script, in the same atomic step as
+            // the grant, raised that node's fence to the guess: the guess is already written to a quorum of nodes
+            // holding our owner value, and it exceeds every fence that quorum held, hence (quorums intersect) every
+            // earlier token. Otherwise the second phase below does it with max + 1.
+            if (guess > 0 && votes.maxGrantedFence() < guess && everyGrantWroteTheGuess()) return succeed(deadline, guess);
             return writeFence(deadline);
         });
+    }
+
+    /** Whether every grant counted so far wrote the guessed token. */
+    private boolean everyGrantWroteTheGuess() {
+        int[] granted = votes.grantedNodes();
+        synchronized (this) {
+            for (int node : granted) if (!wroteGuess[node]) return false;
+        }
+        return true;
+    }
+
+    /** Why the round fails for a membership conflict, or null when no node reported one. */
+    private synchronized String conflictReason() {
+        if (conflict == null) return null;
+        return "membership conflict: node " + ctx.nodeAddress(conflictNode) + " serves a client of node list " + conflict;
+    }
+
+    /** The node that reported a membership conflict, or -1 (after the round). */
+    synchronized int conflictNode() {
+        return conflictNode;
+    }
+
+    /** The membership the conflicting node named ({@code id} or {@code id+previous id}), or null. */
+    synchronized String conflictMembership() {
+        return conflict;
     }
 
     /**
@@ -86,24 +119,41 @@ final class AcquireRound implements QuorumCall.LateGrants {
 
     /**
      * The token to try in one round: none (0) without a hint; the hint + 1 where the nodes count from 0 (marked
-     * fresh); elsewhere at least this process's clock plus {@link #guessMarginMicros}, because those nodes' fences
-     * read at least their clock: a guess of "last seen + 1" would lose to the clock as soon as time moved on.
+     * fresh); elsewhere at least this process's clock plus {@link #guessLeadMicros}, because those nodes' fences
+     * read at least their clock: a guess of "last seen + 1" would lose to the clock as soon as time moved on. None
+     * either while this client's clock is off the nodes' ({@link ClockWatch}): the nodes would not write it.
      */
     private long guess(long seen) {
         if (seen < 0) return 0;
         if (seen < TIME_FENCE) return seen + 1;
-        return Math.max(seen + 1, ctx.wallMicros() + guessMarginMicros(ctx.config()));
+        if (!ctx.clockWatch().guessing()) return 0;
+        return Math.max(seen + 1, ctx.wallMicros() + guessLeadMicros(ctx.config()));
     }
 
     /**
-     * How far ahead of this process's clock a guessed token is: it must beat a node's clock read a round trip later
-     * (plus any offset between the clocks). 100 ms, or a quarter of the restart quarantine when that is shorter,
-     * because the fence argument needs every clock within {@code restartQuarantine - margin} (see README: fences).
+     * The clock margin of the fence argument: 100 ms, or a quarter of the restart quarantine when that is shorter.
+     * A node writes a guessed token only up to its own clock plus this ({@link #guessCapMicros}), and preflight keeps
+     * every node within {@code (restartQuarantine - 2 margin) / 2} of this client and of the other nodes, so a token
+     * written before a node lost its memory is below that node's clock once its quarantine has passed (see
+     * docs/deployments.md: fences).
      */
-    static long guessMarginMicros(RedlockConfig cfg) {
+    static long clockMarginMicros(RedlockConfig cfg) {
         long q = cfg.restartQuarantine().toNanos() / 1000;
         long max = 100_000;
         return q == 0 ? max : Math.min(max, q / 4);
+    }
+
+    /**
+     * How far ahead of this process's clock a guessed token is: half the margin, so it beats a node's clock read a
+     * round trip later and stays under the node's cap while the clocks are within half the margin of each other.
+     */
+    static long guessLeadMicros(RedlockConfig cfg) {
+        return clockMarginMicros(cfg) / 2;
+    }
+
+    /** How far beyond its own clock a node writes a guessed token: the margin. */
+    static long guessCapMicros(RedlockConfig cfg) {
+        return clockMarginMicros(cfg);
     }
 
     /**
@@ -115,21 +165,26 @@ final class AcquireRound implements QuorumCall.LateGrants {
         long strictest = ctx.knownQuarantineMs();
         if (strictest <= 0) return null;
         int counted = 0;
+        boolean[] old = new boolean[ctx.nodes().size()];
         List<Integer> young = new ArrayList<>();
         List<NodeVote> now = votes.snapshot();
         synchronized (this) {
             for (NodeVote v : now) {
                 if (v == null || !v.isGranted()) continue;
-                if (ages[v.node()] >= strictest) counted++;
-                else young.add(v.node());
+                if (ages[v.node()] >= strictest) {
+                    counted++;
+                    old[v.node()] = true;
+                } else {
+                    young.add(v.node());
+                }
             }
         }
-        if (young.isEmpty() || counted >= ctx.config().quorum()) return null;
+        if (young.isEmpty() || ctx.quorum().reachedBy(old)) return null;
         StringBuilder b = new StringBuilder();
         for (int n : young) b.append(b.length() == 0 ? "" : ", ").append(ctx.node(n).name()).append(" (memory began ")
                 .append(ages[n]).append("ms ago)");
         return "grants from nodes in the strictest restart quarantine (" + strictest + "ms, stored by another client) "
-                + "do not count: " + b + "; " + counted + " grants left, quorum is " + ctx.config().quorum();
+                + "do not count: " + b + "; " + counted + " grants left, a quorum is " + ctx.quorum().describe();
     }
 
     private CompletableFuture<HeldLease> writeFence(long deadline) {
@@ -139,8 +194,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
         List<Object> keys = List.of(ctx.lockKey(resource), ctx.fenceKey(resource), ctx.markerKey());
         Object[] writeFence = NodeClient.scriptCommand(LuaScript.WRITE_FENCE, keys, owner, Long.toString(token),
                 LuaScript.FENCE_RETENTION_ARG);
-        QuorumCall write = QuorumCall.start(ctx, RedlockListener.Operation.FENCE, holders, ctx.config().quorum(),
-                ctx.ticker().nanoTime(),
+        QuorumCall write = QuorumCall.start(ctx, RedlockListener.Operation.FENCE, holders, false, ctx.ticker().nanoTime(),
                 n -> n.eval(LuaScript.WRITE_FENCE, writeFence),
                 (node, reply, elapsed) -> ((Number) reply).longValue() == 1
                         ? NodeVote.granted(node, token, elapsed)
@@ -162,17 +216,32 @@ final class AcquireRound implements QuorumCall.LateGrants {
         long quarantine = ((Number) r.get(3)).longValue();
         ctx.sawQuarantine(quarantine);
         ctx.preflight().sawAge(node, age);
+        ctx.clockWatch().saw(node, ((Number) r.get(6)).longValue(), ctx.wallMicros(), elapsed);
+        boolean lateConflict = false;
+        HeldLease succeeded;
         synchronized (this) {
             ages[node] = age;
+            wroteGuess[node] = ((Number) r.get(5)).longValue() == 1;
+            if (status == 0) holders[node] = String.valueOf(r.get(4));
+            if (status == 3 && conflict == null) {
+                conflict = String.valueOf(r.get(7));
+                conflictNode = node;
+                lateConflict = state == State.SUCCEEDED;
+            }
+            succeeded = lease;
+        }
+        if (lateConflict && succeeded != null) {
+            succeeded.markLost(RedlockListener.LossReason.MEMBERSHIP_CONFLICT, "node " + ctx.nodeAddress(node)
+                    + " reported, after the grant, that it serves a client with another node list");
+        }
+        if (status == 3) {
+            return NodeVote.refused(node, "membership conflict: this node serves a client of node list "
+                    + r.get(7) + ", which shares no list with this client's (" + ctx.membership().id()
+                    + "); see MembershipConflictException", elapsed);
         }
         // a quarantined node's fence is its memory floor, not a token anybody holds: no hint from it
         if (ctx.config().fencing() && status != 2) ctx.tokenHints().saw(resource, fence);
         if (status == 1) return NodeVote.granted(node, fence, elapsed);
-        if (status == 0 && r.size() > 4) {
-            synchronized (this) {
-                holders[node] = String.valueOf(r.get(4));
-            }
-        }
         if (status == 2) {
             return NodeVote.refused(node, "quarantined: node memory began " + age + "ms ago, restart quarantine is "
                     + quarantine + "ms (restarted, failed over or flushed? brand-new node? see Redlock.markNodesFresh)",
@@ -211,12 +280,15 @@ final class AcquireRound implements QuorumCall.LateGrants {
         return quorumHolder() != null;
     }
 
-    /** The fingerprint of an owner seen on at least quorum nodes, or null (guarded by this). */
+    /** The fingerprint of an owner seen on a quorum of nodes, or null (guarded by this). */
     private String quorumHolder() {
-        Map<String, Integer> seen = new HashMap<>();
-        for (String h : holders) {
+        Map<String, boolean[]> seen = new HashMap<>();
+        for (int node = 0; node < holders.length; node++) {
+            String h = holders[node];
             if (h == null || h.isEmpty()) continue;
-            if (seen.merge(h, 1, Integer::sum) >= ctx.config().quorum()) return h;
+            boolean[] on = seen.computeIfAbsent(h, x -> new boolean[holders.length]);
+            on[node] = true;
+            if (ctx.quorum().reachedBy(on)) return h;
         }
         return null;
     }

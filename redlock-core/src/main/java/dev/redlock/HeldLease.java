@@ -114,14 +114,17 @@ final class HeldLease implements Lease {
     public void extend(Duration ttl) {
         Duration newTtl = ctx.checkTtl(ttl);
         if (state.get() == State.RELEASED) throw new IllegalStateException("lease on '" + resource + "' was released");
+        ctx.checkMayBlock("Lease.extend()", "a thread of your own");
         checkValid();
         boolean ok;
         try {
-            ok = extendAsync(newTtl, RedlockListener.ExtendTrigger.MANUAL).get();
+            // the round decides within a node timeout, after any extension in flight (each as bounded)
+            ok = extendAsync(newTtl, RedlockListener.ExtendTrigger.MANUAL)
+                    .get(4 * ctx.config().nodeTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedlockException("interrupted while extending '" + resource + "'", e);
-        } catch (ExecutionException e) {
+        } catch (ExecutionException | TimeoutException e) {
             ok = false;
         }
         if (!ok) {
@@ -148,10 +151,10 @@ final class HeldLease implements Lease {
     private CompletableFuture<Boolean> extendRound(Duration newTtl, RedlockListener.ExtendTrigger trigger) {
         if (state.get() != State.HELD) return CompletableFuture.completedFuture(false);
         long start = ctx.ticker().nanoTime();
-        List<Object> keys = List.of(ctx.lockKey(resource));
-        Object[] extend = NodeClient.scriptCommand(LuaScript.EXTEND, keys, owner, Long.toString(newTtl.toMillis()));
-        QuorumCall call = QuorumCall.start(ctx, RedlockListener.Operation.EXTEND, ctx.allNodes(), ctx.config().quorum(),
-                start,
+        List<Object> keys = List.of(ctx.lockKey(resource), ctx.markerKey());
+        Object[] extend = NodeClient.scriptCommand(LuaScript.EXTEND, keys, owner, Long.toString(newTtl.toMillis()),
+                ctx.membership().field(), Long.toString(Membership.windowMs(newTtl.toMillis(), ctx.knownQuarantineMs())));
+        QuorumCall call = QuorumCall.start(ctx, RedlockListener.Operation.EXTEND, ctx.allNodes(), false, start,
                 n -> n.eval(LuaScript.EXTEND, extend),
                 (node, reply, elapsed) -> ((Number) reply).longValue() == 1
                         ? NodeVote.granted(node, -1, elapsed)
@@ -290,6 +293,7 @@ final class HeldLease implements Lease {
 
     @Override
     public void release() {
+        ctx.checkMayBlock("Lease.release()", "Lease.releaseAsync()");
         CompletableFuture<Void> done = releaseAsync();
         try {
             done.get(ctx.config().nodeTimeout().toMillis() * 2 + 1000, TimeUnit.MILLISECONDS);
@@ -321,6 +325,7 @@ final class HeldLease implements Lease {
 
     @Override
     public void close() {
+        ctx.checkMayBlock("Lease.close()", "Lease.releaseAsync()");
         release();
     }
 

@@ -10,13 +10,19 @@ import dev.redlock.internal.Scripts;
  * ({@code prefix + "__fence:" + resource}, a string with a TTL of {@link #FENCE_RETENTION_MS}, refreshed on every
  * write); {@code KEYS[3]} the node's marker ({@code prefix + "__node"}, a hash without TTL):
  * <ul>
- *   <li>{@code run}: the run_id of the redis-server process that wrote it. A missing marker or another run_id is a
- *       new identity (restart with or without persistence, restored backup, promoted replica, FLUSHALL): the
- *       marker is rewritten with {@code born} = now (never 0 again: its fences read its clock from then on), the
- *       stored {@code hw} and {@code q} kept;</li>
+ *   <li>{@code run} and {@code rid}: the identity of the memory the marker describes, the {@code run_id}
+ *       ({@code INFO server}) and {@code master_replid} ({@code INFO replication}) of the process that wrote it, both
+ *       read by the script from the process running it, on every ACQUIRE. The run_id changes when the process
+ *       restarts (with or without persistence); the replication id changes when a node is promoted, a failback
+ *       included, and on every restart. A missing marker or another run_id or replication id is a new identity
+ *       (restart, restored backup, promoted replica, failback after a resync, FLUSHALL): the marker is rewritten with
+ *       {@code born} = now (never 0 again: its fences read its clock from then on), the stored {@code hw} and
+ *       {@code q} kept;</li>
  *   <li>{@code born}: the node's time (ms) when this identity began; 0 = marked fresh (never held a lock);</li>
  *   <li>{@code hw}: the highest fence ever written on this node (high-water mark);</li>
- *   <li>{@code q}: the strictest restart quarantine (ms) any client asked for.</li>
+ *   <li>{@code q}: the strictest restart quarantine (ms) any client asked for;</li>
+ *   <li>{@code m:<list id>[+<previous list id>]}: the node's time (ms) until which a client of that membership
+ *       counts as present (see {@link Membership}).</li>
  * </ul>
  * A fence read for a resource is {@code max(entry or hw, floor)}, where {@code floor} is the node's current time in
  * microseconds, or 0 on a node marked fresh: a lost entry (eviction, expiry) reads at least {@code hw}, and a lost
@@ -27,52 +33,93 @@ import dev.redlock.internal.Scripts;
  */
 enum LuaScript {
     /**
-     * ARGV: owner, ttl ms, quarantine ms, token guess ('0' = none), run_id ('' = read {@code INFO server} here),
-     * fence retention ms. Returns {status, fence, memoryAgeMs, quarantineMs[, holder]}: status 1 = granted, 0 =
-     * held by another owner, 2 = quarantined (memory began less than {@code max(stored q, ARGV q)} ago). The stored
-     * quarantine becomes the larger of the two and is returned. The returned fence is the value read before any
-     * write. When granted and the guess exceeds that fence, the guess is written as the resource's fence (and
-     * raises hw) in the same atomic step as the grant (one-round fencing, see AcquireRound). On status 0, holder =
-     * the first 12 hex digits of SHA-1(current value) ('' if it is not a string): tells a waiter whether one other
-     * owner holds a quorum (wait for its release) or the vote split, without revealing the owner value itself.
+     * ARGV: owner, ttl ms, quarantine ms, token guess ('0' = none), guess cap us, fence retention ms, membership
+     * field ('' = none), membership window ms. Returns {status, fence, memoryAgeMs, quarantineMs, holder, wrote,
+     * nodeUs, conflict}: status 1 = granted, 0 = held by another owner, 2 = quarantined (memory began less than
+     * {@code max(stored q, ARGV q)} ago), 3 = the node holds a standing record of a membership that shares no node
+     * list with this client's ({@code conflict} names it; nothing is recorded for this client). A node that is not
+     * a master answers with an error ({@code NOTMASTER}). The stored quarantine becomes the larger of the two and is
+     * returned. The returned fence is the value read before any write. When granted and the guess exceeds that
+     * fence and is at most the node's clock plus the cap, the guess is written as the resource's fence (and raises
+     * hw) in the same atomic step as the grant, and {@code wrote} = 1 (one-round fencing, see AcquireRound). On
+     * status 0, holder = the first 12 hex digits of SHA-1(current value) ('' if it is not a string): tells a waiter
+     * whether one other owner holds a quorum (wait for its release) or the vote split, without revealing the owner
+     * value itself. {@code nodeUs} is the node's clock, for this client's clock watch.
      */
     ACQUIRE("""
             local t = redis.call('TIME')
             local nowMs = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
             local nowUs = tonumber(t[1]) * 1000000 + tonumber(t[2])
-            local run = ARGV[5]
-            """ + LuaScript.RUN_ID + """
+            local info = redis.call('INFO', 'replication')
+            if not string.find(info, 'role:master', 1, true) then
+              return redis.error_reply('NOTMASTER this node is a replica: Redlock needs independent masters')
+            end
+            local i = string.find(info, 'master_replid:', 1, true)
+            local rid = string.sub(info, i + 14, i + 53)
+            info = redis.call('INFO', 'server')
+            i = string.find(info, 'run_id:', 1, true)
+            local run = string.sub(info, i + 7, i + 46)
             local entry = tonumber(redis.call('GET', KEYS[2]))
-            local m = redis.pcall('HMGET', KEYS[3], 'run', 'born', 'hw', 'q')
+            local m = redis.pcall('HGETALL', KEYS[3])
             local legacy = m['err'] ~= nil
-            if legacy then m = {false, false, false, false} end
-            local born = tonumber(m[2])
-            local hw = tonumber(m[3]) or 0
-            local stored = tonumber(m[4]) or 0
+            if legacy then m = {} end
+            local h = {}
+            for j = 1, #m, 2 do h[m[j]] = m[j + 1] end
+            local born = tonumber(h['born'])
+            local hw = tonumber(h['hw']) or 0
+            local stored = tonumber(h['q']) or 0
             local q = math.max(stored, tonumber(ARGV[3]))
-            if m[1] ~= run or born == nil then
+            local mine = ARGV[7]
+            local conflict = ''
+            local stale = {}
+            if mine ~= '' then
+              local ids = {}
+              for id in string.gmatch(string.sub(mine, 3), '[^+]+') do ids[id] = true end
+              for j = 1, #m, 2 do
+                local f = m[j]
+                if f ~= mine and string.sub(f, 1, 2) == 'm:' then
+                  if (tonumber(m[j + 1]) or 0) <= nowMs then
+                    stale[#stale + 1] = f
+                  elseif conflict == '' then
+                    local shared = false
+                    for id in string.gmatch(string.sub(f, 3), '[^+]+') do
+                      if ids[id] then shared = true end
+                    end
+                    if not shared then conflict = string.sub(f, 3) end
+                  end
+                end
+              end
+            end
+            if h['run'] ~= run or h['rid'] ~= rid or born == nil then
               born = nowMs
               if legacy then redis.call('UNLINK', KEYS[3]) end
-              redis.call('HSET', KEYS[3], 'run', run, 'born', string.format('%.0f', born),
+              redis.call('HSET', KEYS[3], 'run', run, 'rid', rid, 'born', string.format('%.0f', born),
                 'hw', string.format('%.0f', hw), 'q', string.format('%.0f', q))
             elseif q > stored then
               redis.call('HSET', KEYS[3], 'q', string.format('%.0f', q))
             end
+            if #stale > 0 then redis.call('HDEL', KEYS[3], unpack(stale)) end
+            if mine ~= '' and conflict == '' and (tonumber(h[mine]) or 0) < nowMs + tonumber(ARGV[2]) then
+              redis.call('HSET', KEYS[3], mine, string.format('%.0f', nowMs + tonumber(ARGV[8])))
+            end
             local fence = entry or hw
             if born ~= 0 and nowUs > fence then fence = nowUs end
             local age = nowMs - born
-            if q > 0 and age < q then return {2, fence, age, q} end
+            if conflict ~= '' then return {3, fence, age, q, '', 0, nowUs, conflict} end
+            if q > 0 and age < q then return {2, fence, age, q, '', 0, nowUs, ''} end
             if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
               local guess = tonumber(ARGV[4])
-              if guess > fence then
+              local wrote = 0
+              if guess > fence and guess <= nowUs + tonumber(ARGV[5]) then
                 redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[6])
                 if guess > hw then redis.call('HSET', KEYS[3], 'hw', ARGV[4]) end
+                wrote = 1
               end
-              return {1, fence, age, q}
+              return {1, fence, age, q, '', wrote, nowUs, ''}
             end
             local cur = redis.pcall('GET', KEYS[1])
             if type(cur) ~= 'string' then cur = '' else cur = string.sub(redis.sha1hex(cur), 1, 12) end
-            return {0, fence, age, q, cur}
+            return {0, fence, age, q, cur, 0, nowUs, ''}
             """),
 
     /**
@@ -93,13 +140,23 @@ enum LuaScript {
             return 1
             """),
 
-    /** ARGV: owner, ttl ms. Re-sets the TTL only if we still hold the lock. */
+    /**
+     * ARGV: owner, ttl ms, membership field ('' = none), membership window ms; KEYS[2] the marker. Re-sets the TTL
+     * only if we still hold the lock, and then keeps this client's membership record standing at least as long as
+     * the lease (see {@link Membership}).
+     */
     EXTEND("""
-            if redis.call('GET', KEYS[1]) == ARGV[1] then
-              redis.call('PEXPIRE', KEYS[1], ARGV[2])
-              return 1
+            if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+            redis.call('PEXPIRE', KEYS[1], ARGV[2])
+            if ARGV[3] ~= '' then
+              local t = redis.call('TIME')
+              local nowMs = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+              local stands = tonumber(redis.pcall('HGET', KEYS[2], ARGV[3]))
+              if (stands or 0) < nowMs + tonumber(ARGV[2]) then
+                redis.pcall('HSET', KEYS[2], ARGV[3], string.format('%.0f', nowMs + tonumber(ARGV[4])))
+              end
             end
-            return 0
+            return 1
             """),
 
     /**
@@ -122,28 +179,24 @@ enum LuaScript {
             """),
 
     /**
-     * ARGV: run_id ('' = read {@code INFO server} here). Marks a node without a marker as fresh: this process's
-     * identity, born 0 (no quarantine, fence floor 0), hw 0, q 0. A node with a marker is left alone.
+     * Marks a node without a marker as fresh: this process's identity (its run_id and replication id, read here),
+     * born 0 (no quarantine, fence floor 0), hw 0, q 0. A node with a marker is left alone. A replica answers with an
+     * error, as ACQUIRE does.
      */
     MARK_FRESH("""
             if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-            local run = ARGV[1]
-            """ + LuaScript.RUN_ID + """
-            redis.call('HSET', KEYS[1], 'run', run, 'born', '0', 'hw', '0', 'q', '0')
+            local info = redis.call('INFO', 'replication')
+            if not string.find(info, 'role:master', 1, true) then
+              return redis.error_reply('NOTMASTER this node is a replica: Redlock needs independent masters')
+            end
+            local i = string.find(info, 'master_replid:', 1, true)
+            local rid = string.sub(info, i + 14, i + 53)
+            info = redis.call('INFO', 'server')
+            i = string.find(info, 'run_id:', 1, true)
+            local run = string.sub(info, i + 7, i + 46)
+            redis.call('HSET', KEYS[1], 'run', run, 'rid', rid, 'born', '0', 'hw', '0', 'q', '0')
             return 1
             """);
-
-    /**
-     * Sets {@code run} to this process's run_id when it is '' (a plain find, no pattern: about 3.5 us per call; the
-     * transport passes the run_id it learned on the connection instead).
-     */
-    static final String RUN_ID = """
-            if run == '' then
-              local info = redis.call('INFO', 'server')
-              local i = string.find(info, 'run_id:', 1, true)
-              run = string.sub(info, i + 7, i + 46)
-            end
-            """;
 
     /** How long a resource's fence entry outlives its last write (see README: fences). */
     static final long FENCE_RETENTION_MS = 10 * 60 * 1000;

@@ -27,9 +27,12 @@ final class NodeAddress {
         this.database = uri.database();
     }
 
-    /** Parses {@code redis[s]://[user[:password]@]host[:port][/db]}; the message never echoes the password. */
-    static NodeAddress parse(String raw, int index) {
-        return new NodeAddress(RedisUri.parse(raw, "nodes[" + index + "]"));
+    /**
+     * Parses {@code redis[s]://[user[:password]@]host[:port][/db]}, element {@code index} of the list {@code field};
+     * the message never echoes the password.
+     */
+    static NodeAddress parse(String raw, String field, int index) {
+        return new NodeAddress(RedisUri.parse(raw, field + "[" + index + "]"));
     }
 
     /**

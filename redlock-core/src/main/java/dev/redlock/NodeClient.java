@@ -25,16 +25,11 @@ import java.util.function.Consumer;
  * {@code NOSCRIPT}. Never retries and never times out a command: the quorum round does both.
  *
  * <p>{@link #command(Object...)} runs any command (reply types: {@code Long}, {@code String}, {@code List<Object>},
- * {@code null}; a Redis error fails the future with its text). An argument {@link #CONNECTION_RUN_ID} is replaced,
- * at the moment the command is written, by the {@code run_id} that the handshake ({@code INFO server}) learned on
- * the very connection it is written on, or by "" when unknown (always "" over an adapter's transport, which cannot
- * bind it): so a command can never carry one server process's identity onto a connection to another, e.g. after the
- * node restarted on the same port.
+ * {@code null}; a Redis error fails the future with its text). Nothing the transport learned at its connection
+ * handshake is sent as a node's identity: the scripts read it from the process running them (a proxy in front of a
+ * failover group can move an open connection to another server).
  */
 final class NodeClient {
-    /** Placeholder argument: the writing connection's {@code run_id} ("" when unknown). See the class comment. */
-    static final Object CONNECTION_RUN_ID = RespClient.CONNECTION_RUN_ID;
-
     private final int index;
     private final String name;
     private final RespClient resp;          // the library's transport, or null
@@ -112,14 +107,11 @@ final class NodeClient {
         return resp.connect().handle((x, e) -> null);
     }
 
-    /** Any command; see the class comment for reply types and {@link #CONNECTION_RUN_ID}. Never blocks. */
+    /** Any command; see the class comment for reply types. Never blocks. */
     CompletableFuture<Object> command(Object... args) {
         if (resp != null) return resp.command(args);
         String[] text = new String[args.length];
-        for (int i = 0; i < args.length; i++) {
-            Object a = args[i];
-            text[i] = a == CONNECTION_RUN_ID ? "" : String.valueOf(a);
-        }
+        for (int i = 0; i < args.length; i++) text[i] = String.valueOf(args[i]);
         try {
             return adapter.command(text);
         } catch (RuntimeException e) {
@@ -231,11 +223,6 @@ final class NodeClient {
      */
     boolean inOrder() {
         return resp != null;
-    }
-
-    /** The run_id learned on the current connection (null when not connected, or over an adapter). */
-    String runId() {
-        return resp == null ? null : resp.runId();
     }
 
     /**

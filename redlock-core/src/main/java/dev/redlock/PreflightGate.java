@@ -51,7 +51,7 @@ final class PreflightGate {
 
     /** host:port of a node, never credentials. */
     private String hostPort(int node) {
-        return RedlockContext.hostPort(ctx.config().nodeAddresses().get(node));
+        return RedlockContext.hostPort(ctx.config().allNodeAddresses().get(node));
     }
 
     /**

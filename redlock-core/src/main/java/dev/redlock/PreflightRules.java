@@ -17,6 +17,8 @@ import java.util.Locale;
  *       clocks that issued tokens by more than {@code restartQuarantine - margin} could repeat a token. Each node
  *       must be within {@link #clockToleranceUs} of this client and of the other nodes (half of that, so any two
  *       clocks that pass are within the whole of it of each other). Not checked with the amnesia guard off;</li>
+ *   <li><b>cluster</b>: a node with {@code cluster_enabled:1} refuses the scripts ({@code CROSSSLOT}); Redis Cluster
+ *       is not supported;</li>
  *   <li><b>version</b>: supported are Redis 6.2 and 7.x (the scripts read {@code TIME} and {@code INFO} before
  *       writing, which older lines restrict); 8.x and later are untested (a warning).</li>
  * </ul>
@@ -27,13 +29,15 @@ final class PreflightRules {
     private PreflightRules() {}
 
     /**
-     * How far (us) a node's clock may be from this client's and from the other nodes': (restartQuarantine minus the
-     * token guess margin) / 2; -1 when the amnesia guard is off (no clock check).
+     * How far (us) a node's clock may be from this client's and from the other nodes': (restartQuarantine minus twice
+     * the clock margin) / 2, so any two nodes that pass are within {@code restartQuarantine - 2 margin} of each other
+     * and a guessed token (at most a node's clock plus the margin) stays below the clock of a node that lost its
+     * memory once its quarantine has passed; -1 when the amnesia guard is off (no clock check).
      */
     static long clockToleranceUs(RedlockConfig cfg) {
         long q = cfg.restartQuarantine().toNanos() / 1000;
         if (q == 0) return -1;
-        return (q - AcquireRound.guessMarginMicros(cfg)) / 2;
+        return (q - 2 * AcquireRound.clockMarginMicros(cfg)) / 2;
     }
 
     /** Every finding for one node (the clock compared with this client's only; see {@link #compareClocks}). */
@@ -42,11 +46,12 @@ final class PreflightRules {
         version(f, out);
         eviction(f, out);
         role(f, out);
+        cluster(f, out);
         NodeFacts.ClockSample c = f.bestClock();
         if (clockToleranceUs >= 0 && c != null && Math.abs(c.offsetUs()) - c.uncertaintyUs() > clockToleranceUs) {
             out.add(new PreflightFinding(f.node(), "clock", true, f.node() + " clock offset " + signed(c.offsetUs())
                     + " from this client's clock (tolerated: " + human(clockToleranceUs) + " = (restartQuarantine - "
-                    + "token margin) / 2): after this node loses its memory a fencing token could repeat; synchronise "
+                    + "2 x clock margin) / 2): after this node loses its memory a fencing token could repeat; synchronise "
                     + "the clocks (NTP) or use Preflight.WARN"));
         }
         return out;
@@ -136,6 +141,14 @@ final class PreflightRules {
             out.add(new PreflightFinding(f.node(), "CONFIG", false, f.node() + " CONFIG GET refused ("
                     + f.configError() + "): replica-read-only unknown"));
         }
+    }
+
+    private static void cluster(NodeFacts f, List<PreflightFinding> out) {
+        if (!"1".equals(f.info().get("cluster_enabled"))) return;
+        out.add(new PreflightFinding(f.node(), "cluster_enabled", true, f.node() + " cluster_enabled=1: a "
+                + "cluster-enabled node runs a script only when all its keys hash to one slot, which the lock's keys do "
+                + "not (CROSSSLOT), and Redis Cluster is not supported; point the config at independent masters "
+                + "(cluster-enabled no) or use Preflight.WARN"));
     }
 
     /** "6.2.11" -> {6, 2}; null when it is not a version. */

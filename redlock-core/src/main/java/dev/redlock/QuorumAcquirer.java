@@ -98,6 +98,13 @@ final class QuorumAcquirer {
             ctx.live().add(lease);
             lease.startExpiryTimer();
             if (!result.complete(lease)) lease.releaseAsync();   // cancelled meanwhile
+        } else if (round.conflictNode() >= 0) {
+            // a configuration error, not contention: no retry
+            int node = round.conflictNode();
+            ctx.membership().describe(ctx, node, round.conflictMembership())
+                    .thenCombine(round.outcomes(), (other, outcomes) -> new MembershipConflictException(resource, n,
+                            ctx.nodeAddress(node), ctx.membership().describeSelf(), other, outcomes))
+                    .whenComplete((e, x) -> result.completeExceptionally(e != null ? e : x));
         } else if (n < maxRounds && !result.isDone()) {
             // Held by another owner on a quorum: next round when it releases (pub/sub wake-up), or after
             // retryDelay ± retryJitter. Split vote with no node failing: nobody holds it, so retry after a

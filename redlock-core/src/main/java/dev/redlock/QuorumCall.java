@@ -39,7 +39,8 @@ final class QuorumCall implements RespCommand.Listener {
     private final RedlockContext ctx;
     private final RedlockListener.Operation operation;
     private final int[] targets;
-    private final int quorum;
+    private final QuorumRule.Tally votesTally;      // grants against the rule: the decision
+    private final QuorumRule.Tally answersTally;    // answers (not timeouts) against the capped rule
     private final long startNanos;
     private final LateGrants lateGrants;
     private final NodeVote[] votes;
@@ -48,18 +49,16 @@ final class QuorumCall implements RespCommand.Listener {
     private final CompletableFuture<Boolean> decision = new CompletableFuture<>();
     private final CompletableFuture<Void> allIn = new CompletableFuture<>();   // settled(): the votes on demand
     private final CompletableFuture<Void> quorumAnswered = new CompletableFuture<>();
-    private int granted;
-    private int notGranted;
     private int answered;
-    private int responded;
     private boolean decided;
 
-    private QuorumCall(RedlockContext ctx, RedlockListener.Operation operation, int[] targets, int quorum,
+    private QuorumCall(RedlockContext ctx, RedlockListener.Operation operation, int[] targets, boolean everyAnswer,
                        long startNanos, LateGrants lateGrants) {
         this.ctx = ctx;
         this.operation = operation;
         this.targets = targets;
-        this.quorum = quorum;
+        this.votesTally = ctx.quorum().tally(targets, everyAnswer);
+        this.answersTally = ctx.quorum().tally(targets, true);
         this.startNanos = startNanos;
         this.lateGrants = lateGrants;
         this.votes = new NodeVote[targets.length];
@@ -70,18 +69,21 @@ final class QuorumCall implements RespCommand.Listener {
      * whole call; the replies, the decision and whatever it triggers run on that loop too), else from the caller.
      * One timer per call, armed at the send: at {@code nodeTimeout} every node that has not answered is a TIMEOUT.
      *
-     * @param operation what the request is for, as {@link RedlockListener#onNodeRequest} reports each vote
-     * @param quorum    grants needed for a true decision; {@code targets.length} when every answer matters
+     * @param operation   what the request is for, as {@link RedlockListener#onNodeRequest} reports each vote
+     * @param everyAnswer false: a true decision needs a quorum of grants ({@link RedlockContext#quorum()}); true:
+     *                    the quorum is capped at the targets a group has (a release sent to fewer nodes than a
+     *                    quorum: every grant counts)
      */
-    static QuorumCall start(RedlockContext ctx, RedlockListener.Operation operation, int[] targets, int quorum,
+    static QuorumCall start(RedlockContext ctx, RedlockListener.Operation operation, int[] targets, boolean everyAnswer,
                             long startNanos, Function<NodeClient, CompletableFuture<Object>> send,
                             Classifier classifier, LateGrants lateGrants) {
-        QuorumCall call = new QuorumCall(ctx, operation, targets, quorum, startNanos, lateGrants);
-        if (targets.length < quorum) {
+        QuorumCall call = new QuorumCall(ctx, operation, targets, everyAnswer, startNanos, lateGrants);
+        if (call.votesTally.impossible() || targets.length == 0) {
             call.decided = true;
-            call.decision.complete(false);
+            call.decision.complete(targets.length == 0 && call.votesTally.reached());
         }
         if (targets.length == 0) {
+            call.quorumAnswered.complete(null);
             call.allIn.complete(null);
             return call;
         }
@@ -174,20 +176,19 @@ final class QuorumCall implements RespCommand.Listener {
                 answered++;
                 allIn = answered == targets.length;
                 if (allIn && timer != null) timer.cancel(false);
-                if (v.kind() != NodeOutcome.Kind.TIMEOUT) {
-                    responded++;
-                    enoughAnswers = responded == Math.min(quorum, targets.length);
+                if (v.kind() != NodeOutcome.Kind.TIMEOUT && !answersTally.reached()) {
+                    answersTally.count(v.node(), true);
+                    enoughAnswers = answersTally.reached();
                 }
                 if (decided) {
                     late = v.isGranted();
                 } else {
-                    if (v.isGranted()) granted++;
-                    else notGranted++;
-                    if (granted >= quorum) {
+                    votesTally.count(v.node(), v.isGranted());
+                    if (votesTally.reached()) {
                         decided = true;
                         completeDecision = true;
                         decisionValue = true;
-                    } else if (notGranted > targets.length - quorum) {
+                    } else if (votesTally.impossible()) {
                         decided = true;
                         completeDecision = true;
                     }
@@ -208,7 +209,7 @@ final class QuorumCall implements RespCommand.Listener {
         return decision;
     }
 
-    /** Completes once {@code quorum} nodes answered (any answer but a timeout), or all answered or timed out. */
+    /** Completes once a quorum of nodes answered (any answer but a timeout), or all answered or timed out. */
     CompletableFuture<Void> quorumAnswered() {
         return quorumAnswered;
     }

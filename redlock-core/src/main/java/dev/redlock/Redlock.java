@@ -79,6 +79,11 @@ public final class Redlock implements AutoCloseable {
             public String ownerValue(Lease lease) {
                 return lease instanceof HeldLease h ? h.owner() : "";
             }
+
+            @Override
+            public void checkMayBlock(Redlock redlock, String method, String alternative) {
+                redlock.ctx.checkMayBlock(method, alternative);
+            }
         });
     }
 
@@ -137,7 +142,7 @@ public final class Redlock implements AutoCloseable {
         EventLoop loop = group.next();
         List<NodeClient> nodes = new ArrayList<>();
         try {
-            List<NodeAddress> addrs = config.nodeAddresses();
+            List<NodeAddress> addrs = config.allNodeAddresses();
             for (int i = 0; i < addrs.size(); i++) nodes.add(NodeClient.create(i, addrs.get(i), config, loop, check));
         } catch (RuntimeException e) {
             nodes.forEach(NodeClient::shutdown);
@@ -155,7 +160,15 @@ public final class Redlock implements AutoCloseable {
         } catch (ExecutionException | TimeoutException e) {
             log.debug("not every node was connected at start-up", e);
         }
-        return r.preflight();
+        return r.started();
+    }
+
+    /** After the nodes were connected: the membership descriptions published (and kept), then preflight. */
+    private Redlock started() {
+        ctx.membership().publish(ctx);
+        long every = Membership.DESCRIPTION_TTL_MS / 2;
+        ctx.scheduler().scheduleAtFixedRate(() -> ctx.membership().publish(ctx), every, every, TimeUnit.MILLISECONDS);
+        return preflight();
     }
 
     /**
@@ -174,7 +187,8 @@ public final class Redlock implements AutoCloseable {
 
     /**
      * For adapter modules, not applications: a Redlock over transports the adapter provides, one per node in the
-     * order of {@code config.nodes()} (see {@link NodeTransport}). {@link #close()} calls each transport's
+     * order of {@code config.nodes()}, then the nodes of {@code config.previousNodes()} that are not in it (see
+     * {@link NodeTransport}). {@link #close()} calls each transport's
      * {@code close()}. Runs the preflight checks like {@link #create(RedlockConfig)}.
      *
      * @throws IllegalArgumentException when the number of transports differs from the number of nodes
@@ -183,17 +197,17 @@ public final class Redlock implements AutoCloseable {
     public static Redlock create(RedlockConfig config, List<? extends NodeTransport> transports) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(transports, "transports");
-        if (transports.size() != config.nodeAddresses().size()) {
+        if (transports.size() != config.allNodeAddresses().size()) {
             throw new IllegalArgumentException("transports must have one transport per node (N="
-                    + config.nodeAddresses().size() + "), got " + transports.size());
+                    + config.allNodeAddresses().size() + "), got " + transports.size());
         }
         List<NodeClient> nodes = new ArrayList<>();
         for (int i = 0; i < transports.size(); i++) {
-            nodes.add(NodeClient.over(i, config.nodeAddresses().get(i).redacted(),
+            nodes.add(NodeClient.over(i, config.allNodeAddresses().get(i).redacted(),
                     Objects.requireNonNull(transports.get(i), "transports[" + i + "]")));
         }
         return new Redlock(newContext(config, nodes, Ticker.SYSTEM, RedlockContext::systemMicros,
-                INSTANCES.incrementAndGet(), null), null).preflight();
+                INSTANCES.incrementAndGet(), null), null).started();
     }
 
     private static RedlockContext newContext(RedlockConfig config, List<NodeClient> nodes, Ticker ticker,
@@ -229,26 +243,53 @@ public final class Redlock implements AutoCloseable {
      * @param resource name of the thing to lock (1..1024 characters, not starting with {@code __})
      * @param ttl      how long the lock lives on the nodes; must exceed the drift allowance and, with the amnesia
      *                 guard on, not exceed {@code restartQuarantine}
-     * @throws LockUnavailableException when no round reached a quorum with validity left; carries every node's
-     *                                  outcome of the last round
-     * @throws IllegalArgumentException on a bad resource name or TTL
-     * @throws IllegalStateException    after {@link #close()}
+     * @throws LockUnavailableException    when no round reached a quorum with validity left; carries every node's
+     *                                      outcome of the last round
+     * @throws MembershipConflictException a node serves a client with another node list (not retried)
+     * @throws IllegalArgumentException     on a bad resource name or TTL
+     * @throws IllegalStateException        after {@link #close()}, or when called on the library's I/O thread (in a
+     *                                      callback of a future it completed): use {@link #acquireAsync} there
      */
     public Lease acquire(String resource, Duration ttl) {
+        ctx.checkMayBlock("Redlock.acquire()", "Redlock.acquireAsync()");
+        int rounds = ctx.config().retryCount() + 1;
         // the acquisition itself (no caller-side future): await cancels it when interrupted, as tryAcquire does
-        return await(start(resource, ttl, ctx.config().retryCount() + 1, RedlockListener.AcquireMode.BLOCKING), resource);
+        return await(start(resource, ttl, rounds, RedlockListener.AcquireMode.BLOCKING), resource, rounds);
     }
 
     /**
      * One round, no retries: the lease, or empty when the lock is held elsewhere or no quorum answered in time.
+     * {@link #attempt} says why it failed.
      *
-     * @throws IllegalArgumentException on a bad resource name or TTL
+     * @throws MembershipConflictException a node serves a client with another node list: a configuration error
+     * @throws IllegalArgumentException     on a bad resource name or TTL
+     * @throws IllegalStateException        after {@link #close()}, or on the library's I/O thread (see {@link #acquire})
      */
     public Optional<Lease> tryAcquire(String resource, Duration ttl) {
+        ctx.checkMayBlock("Redlock.tryAcquire()", "Redlock.acquireAsync()");
         try {
-            return Optional.of(await(start(resource, ttl, 1, RedlockListener.AcquireMode.TRY), resource));
+            return Optional.of(await(start(resource, ttl, 1, RedlockListener.AcquireMode.TRY), resource, 1));
+        } catch (MembershipConflictException e) {
+            throw e;
         } catch (LockUnavailableException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * One round, no retries, like {@link #tryAcquire}, without an exception when the lock is unavailable: the
+     * attempt holds the lease, or the reason with every node's outcome of the round
+     * ({@link LockAttempt#failure()}, a {@link MembershipConflictException} on a configuration conflict).
+     *
+     * @throws IllegalArgumentException on a bad resource name or TTL
+     * @throws IllegalStateException    after {@link #close()}, or on the library's I/O thread (see {@link #acquire})
+     */
+    public LockAttempt attempt(String resource, Duration ttl) {
+        ctx.checkMayBlock("Redlock.attempt()", "Redlock.acquireAsync()");
+        try {
+            return LockAttempt.of(await(start(resource, ttl, 1, RedlockListener.AcquireMode.TRY), resource, 1));
+        } catch (LockUnavailableException e) {
+            return LockAttempt.failed(e);
         }
     }
 
@@ -313,6 +354,7 @@ public final class Redlock implements AutoCloseable {
      */
     public <T, E extends Exception> T withLock(String resource, Duration ttl, LockedTask<T, E> task) throws E {
         Objects.requireNonNull(task, "task");
+        ctx.checkMayBlock("Redlock.withLock()", "Redlock.acquireAsync()");
         HeldLease lease = (HeldLease) acquire(resource, ttl);
         lease.startWatchdog();
         T result;
@@ -340,13 +382,14 @@ public final class Redlock implements AutoCloseable {
      * {@link RedlockHealth} for what a healthy report does not promise.
      *
      * @throws IllegalArgumentException when {@code timeout} is not positive
-     * @throws IllegalStateException    after {@link #close()}
+     * @throws IllegalStateException    after {@link #close()}, or on the library's I/O thread
      */
     public RedlockHealth checkHealth(Duration timeout) {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be > 0, got " + timeout);
         }
         if (closed.get()) throw new IllegalStateException("Redlock is closed");
+        ctx.checkMayBlock("Redlock.checkHealth()", "a thread of your own");
         return HealthCheck.run(ctx, timeout);
     }
 
@@ -355,13 +398,17 @@ public final class Redlock implements AutoCloseable {
      * does not quarantine a fresh deployment. Call it once when the nodes are first deployed, never after a node
      * restart: on a node that lost its memory it would switch the guard off for that node. Call it before the first
      * acquire: the first acquire on an unmarked node records "memory began now", after which this method leaves the
-     * node alone and it serves only once its quarantine has passed. Equivalent by hand:
-     * {@code SET <keyPrefix>__node 0 NX} on each node.
+     * node alone and it serves only once its quarantine has passed. Equivalent by hand, on each node that has no
+     * {@code <keyPrefix>__node} key yet: {@code HSET <keyPrefix>__node run <run_id> rid <master_replid> born 0 hw 0 q 0},
+     * with the node's {@code run_id} from {@code INFO server} and {@code master_replid} from
+     * {@code INFO replication} (any other value starts a new identity, quarantined).
      *
      * @return how many nodes were newly marked (nodes that already had a marker are left alone)
-     * @throws RedlockException when a node could not be reached; nodes that were reached stay marked
+     * @throws RedlockException      when a node could not be reached; nodes that were reached stay marked
+     * @throws IllegalStateException on the library's I/O thread
      */
     public int markNodesFresh() {
+        ctx.checkMayBlock("Redlock.markNodesFresh()", "a thread of your own");
         int marked = 0;
         List<String> failures = new ArrayList<>();
         List<Object> keys = List.of(ctx.markerKey());
@@ -390,7 +437,7 @@ public final class Redlock implements AutoCloseable {
      * loaded start) is sent again 100 ms later while the deadline leaves room; an error reply is final.
      */
     private static CompletableFuture<Object> markFresh(NodeClient n, List<Object> keys, long deadline) {
-        return n.eval(LuaScript.MARK_FRESH, keys, NodeClient.CONNECTION_RUN_ID).exceptionallyCompose(e -> {
+        return n.eval(LuaScript.MARK_FRESH, keys).exceptionallyCompose(e -> {
             boolean errorReply = Failures.unwrap(e) instanceof RedisErrorException;
             if (errorReply || deadline - System.nanoTime() < TimeUnit.MILLISECONDS.toNanos(200)) {
                 return CompletableFuture.failedFuture(e);
@@ -405,9 +452,13 @@ public final class Redlock implements AutoCloseable {
      * waits (about two node timeouts at most) for rounds still in flight, which release whatever they obtain, releases
      * every lease still held by this instance (token-checked), then shuts down the clients it created, its scheduler
      * and its event loop. Idempotent.
+     *
+     * @throws IllegalStateException when called on the library's I/O thread (it would wait for that thread)
      */
     @Override
     public void close() {
+        if (closed.get()) return;
+        ctx.checkMayBlock("Redlock.close()", "a thread of your own");
         if (!closed.compareAndSet(false, true)) return;
         // pending acquisitions end now; a round still in flight releases whatever it obtains (waited for below)
         for (var p : List.copyOf(ctx.pending().entrySet())) {
@@ -441,9 +492,11 @@ public final class Redlock implements AutoCloseable {
         return ctx;
     }
 
-    private <T> T await(CompletableFuture<T> f, String resource) {
+    /** Waits for an acquisition of up to {@code rounds} rounds, at most {@link #acquisitionBoundMillis}. */
+    private <T> T await(CompletableFuture<T> f, String resource, int rounds) {
+        long bound = acquisitionBoundMillis(ctx.config(), rounds);
         try {
-            return f.get();
+            return f.get(bound, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             f.cancel(false);
             Thread.currentThread().interrupt();
@@ -452,7 +505,22 @@ public final class Redlock implements AutoCloseable {
             throw rethrow(e.getCause());
         } catch (CancellationException e) {
             throw new RedlockException("acquisition of '" + resource + "' was cancelled", e);
+        } catch (TimeoutException e) {
+            f.cancel(false);
+            throw new RedlockException("acquisition of '" + resource + "' did not end within " + bound + " ms, twice "
+                    + "what its " + rounds + " round(s) can take (is the library's I/O thread blocked by a callback?); "
+                    + "abandoned, and a lease it obtains later is released", e);
         }
+    }
+
+    /**
+     * The longest an acquisition of {@code rounds} rounds can take, doubled: each round decides within a node timeout,
+     * its fencing phase within another, and waits at most {@code retryDelay + retryJitter} before the next; plus the
+     * connect timeout and a second. A blocking wait is never longer.
+     */
+    static long acquisitionBoundMillis(RedlockConfig cfg, int rounds) {
+        long round = 2 * cfg.nodeTimeout().toMillis() + cfg.retryDelay().toMillis() + cfg.retryJitter().toMillis();
+        return 2 * (rounds * round + NodeClient.connectTimeoutMs(cfg)) + 1000;
     }
 
     private static RuntimeException rethrow(Throwable t) {

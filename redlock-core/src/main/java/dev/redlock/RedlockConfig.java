@@ -46,6 +46,10 @@ import java.util.Set;
  *   <tr><td>fencing</td><td>true</td><td>true / false</td></tr>
  *   <tr><td>restartQuarantine</td><td>30s</td><td>[0, 24h]; 0 turns the amnesia guard off; lease TTLs may not exceed it</td></tr>
  *   <tr><td>preflight</td><td>STRICT</td><td>STRICT / WARN / OFF (case-insensitive in properties)</td></tr>
+ *   <tr><td>previousNodes</td><td>none</td><td>during a change of the node list: the list being replaced, 1..64
+ *       distinct URIs, not the same set as {@code nodes}; every round then needs a quorum of both lists</td></tr>
+ *   <tr><td>previousQuorum</td><td>P/2+1</td><td>P/2 &lt; previousQuorum &lt;= P (P = size of previousNodes); only
+ *       with previousNodes</td></tr>
  *   <tr><td>tlsTrustStore, tlsTrustStorePassword</td><td>the JDK's trust store</td><td>a readable PKCS12 or JKS file
  *       that opens with the password; certificates trusted by {@code rediss://} connections</td></tr>
  *   <tr><td>tlsKeyStore, tlsKeyStorePassword</td><td>none</td><td>a readable PKCS12 or JKS file that opens with the
@@ -76,14 +80,23 @@ public final class RedlockConfig {
     private final boolean fencing;
     private final Duration restartQuarantine;
     private final Preflight preflight;
+    private final List<NodeAddress> previousNodes;
+    private final int previousQuorum;
+    private final List<NodeAddress> allNodes;
     private final Path tlsTrustStore;
     private final String tlsTrustStorePassword;
     private final Path tlsKeyStore;
     private final String tlsKeyStorePassword;
 
-    private RedlockConfig(Builder b, List<NodeAddress> nodes, int quorum) {
+    private RedlockConfig(Builder b, List<NodeAddress> nodes, int quorum, List<NodeAddress> previousNodes,
+                          int previousQuorum) {
         this.nodes = List.copyOf(nodes);
         this.quorum = quorum;
+        this.previousNodes = List.copyOf(previousNodes);
+        this.previousQuorum = previousQuorum;
+        List<NodeAddress> all = new ArrayList<>(nodes);
+        for (NodeAddress p : previousNodes) if (nodes.stream().noneMatch(p::sameEndpoint)) all.add(p);
+        this.allNodes = List.copyOf(all);
         this.driftFactor = b.driftFactor;
         this.fixedDrift = b.fixedDrift;
         this.nodeTimeout = b.nodeTimeout;
@@ -120,6 +133,9 @@ public final class RedlockConfig {
         b.fencing = fencing;
         b.restartQuarantine = restartQuarantine;
         b.preflight = preflight;
+        b.previousNodes = null;
+        b.parsedPreviousNodes = previousNodes;
+        b.previousQuorum = previousNodes.isEmpty() ? null : previousQuorum;
         b.tlsTrustStore = tlsTrustStore;
         b.tlsTrustStorePassword = tlsTrustStorePassword;
         b.tlsKeyStore = tlsKeyStore;
@@ -153,13 +169,17 @@ public final class RedlockConfig {
                 case "fencing" -> b.fencing(parseBoolean(key, value));
                 case "restartQuarantine" -> b.restartQuarantine(parseDuration(key, value));
                 case "preflight" -> b.preflight(parsePreflight(key, value));
+                case "previousNodes" -> b.previousNodes(Arrays.stream(value.split(",")).map(String::trim)
+                        .filter(s -> !s.isEmpty()).toList());
+                case "previousQuorum" -> b.previousQuorum(parseInt(key, value));
                 case "tlsTrustStore" -> b.tlsTrustStore = Path.of(value);
                 case "tlsTrustStorePassword" -> b.tlsTrustStorePassword = value;
                 case "tlsKeyStore" -> b.tlsKeyStore = Path.of(value);
                 case "tlsKeyStorePassword" -> b.tlsKeyStorePassword = value;
                 default -> throw new IllegalArgumentException("unknown property " + key + "; known: redlock.{nodes, quorum, "
                         + "driftFactor, fixedDrift, nodeTimeout, retryCount, retryDelay, retryJitter, keyPrefix, fencing, "
-                        + "restartQuarantine, preflight, tlsTrustStore, tlsTrustStorePassword, tlsKeyStore, tlsKeyStorePassword}");
+                        + "restartQuarantine, preflight, previousNodes, previousQuorum, tlsTrustStore, tlsTrustStorePassword, "
+                        + "tlsKeyStore, tlsKeyStorePassword}");
             }
         }
         if (!props.containsKey(PROPERTY_PREFIX + "nodes")) {
@@ -186,6 +206,30 @@ public final class RedlockConfig {
 
     List<NodeAddress> nodeAddresses() {
         return nodes;
+    }
+
+    /**
+     * During a change of the node list: the list being replaced (passwords replaced by {@code ***}); empty
+     * otherwise. With a previous list, every acquire, extension and fence write needs a quorum of each list, so
+     * this client never holds a lock that a client of either list could hold at the same time (see
+     * {@link Builder#previousNodes(List)}).
+     */
+    public List<String> previousNodes() {
+        return previousNodes.stream().map(NodeAddress::redacted).toList();
+    }
+
+    /** How many nodes of {@link #previousNodes()} must agree; 0 when there is no previous list. */
+    public int previousQuorum() {
+        return previousQuorum;
+    }
+
+    List<NodeAddress> previousNodeAddresses() {
+        return previousNodes;
+    }
+
+    /** Every node the client talks to: {@link #nodes()} in order, then the previous list's nodes not among them. */
+    List<NodeAddress> allNodeAddresses() {
+        return allNodes;
     }
 
     public int quorum() { return quorum; }
@@ -236,6 +280,7 @@ public final class RedlockConfig {
                 + "ms, retryCount=" + retryCount + ", retryDelay=" + retryDelay.toMillis() + "ms, retryJitter="
                 + retryJitter.toMillis() + "ms, keyPrefix='" + keyPrefix + "', fencing=" + fencing
                 + ", restartQuarantine=" + restartQuarantine.toMillis() + "ms, preflight=" + preflight
+                + (previousNodes.isEmpty() ? "" : ", previousNodes=" + previousNodes() + ", previousQuorum=" + previousQuorum)
                 + (tlsTrustStore != null ? ", tlsTrustStore=" + tlsTrustStore : "")
                 + (tlsKeyStore != null ? ", tlsKeyStore=" + tlsKeyStore : "") + "}";
     }
@@ -291,6 +336,9 @@ public final class RedlockConfig {
         private boolean fencing = true;
         private Duration restartQuarantine = Duration.ofSeconds(30);
         private Preflight preflight = Preflight.STRICT;
+        private List<String> previousNodes = List.of();
+        private List<NodeAddress> parsedPreviousNodes;
+        private Integer previousQuorum;
         private Path tlsTrustStore;
         private String tlsTrustStorePassword;
         private Path tlsKeyStore;
@@ -386,6 +434,33 @@ public final class RedlockConfig {
         }
 
         /**
+         * Declares a change of the node list in progress (a transition configuration): {@code uris} is the list
+         * being replaced, {@link #nodes} the new one. Every round then needs {@link #quorum} nodes of the new list
+         * <em>and</em> {@link #previousQuorum} nodes of the previous one, so it intersects every quorum of a client
+         * still running on either list, and the nodes accept this client beside clients of either list. The safe
+         * procedure for a rolling change (every client on the old list, then every client on this transition
+         * configuration, then every client on the new list) is in {@code docs/deployments.md}. Empty (the default)
+         * = no change in progress.
+         */
+        public Builder previousNodes(String... uris) {
+            return previousNodes(Arrays.asList(Objects.requireNonNull(uris, "previousNodes")));
+        }
+
+        /** Same as {@link #previousNodes(String...)}. */
+        public Builder previousNodes(List<String> uris) {
+            Objects.requireNonNull(uris, "previousNodes");
+            this.previousNodes = new ArrayList<>(uris);
+            this.parsedPreviousNodes = null;
+            return this;
+        }
+
+        /** How many nodes of {@link #previousNodes} must agree; default P/2+1. Must satisfy P/2 &lt; q &lt;= P. */
+        public Builder previousQuorum(int previousQuorum) {
+            this.previousQuorum = previousQuorum;
+            return this;
+        }
+
+        /**
          * Certificates that {@code rediss://} connections trust, instead of the JDK's default trust store: a PKCS12 or
          * JKS file (the type is detected) and its password ({@code null} for none). {@code null} store = the default.
          */
@@ -411,7 +486,7 @@ public final class RedlockConfig {
          * @throws IllegalArgumentException naming the field, its value and the allowed range
          */
         public RedlockConfig build() {
-            List<NodeAddress> parsed = parsedNodes != null ? parsedNodes : parseNodes(nodes);
+            List<NodeAddress> parsed = parsedNodes != null ? parsedNodes : parseNodes(nodes, "nodes");
             int n = parsed.size();
             int q = quorum == null ? n / 2 + 1 : quorum;
             if (q <= n / 2 || q > n) {
@@ -433,23 +508,63 @@ public final class RedlockConfig {
                         + (keyPrefix == null ? "null" : "'" + keyPrefix + "'"));
             }
             checkRange("restartQuarantine", restartQuarantine, true, MAX_QUARANTINE);
+            Duration minQuarantine = smallestTtl(driftFactor, fixedDrift);
+            if (!restartQuarantine.isZero() && restartQuarantine.compareTo(minQuarantine) < 0) {
+                throw new IllegalArgumentException("restartQuarantine must be 0 (amnesia guard off) or at least the "
+                        + "smallest lease TTL the drift allowance leaves validity in (" + Durations.human(minQuarantine)
+                        + " with driftFactor=" + driftFactor + ", fixedDrift=" + Durations.human(fixedDrift)
+                        + "), since lease TTLs may not exceed it; got " + Durations.human(restartQuarantine));
+            }
             if (preflight == null) throw new IllegalArgumentException("preflight must be STRICT, WARN or OFF, got null");
             checkStore("tlsTrustStore", tlsTrustStore, tlsTrustStorePassword);
             checkStore("tlsKeyStore", tlsKeyStore, tlsKeyStorePassword);
-            return new RedlockConfig(this, parsed, q);
+            List<NodeAddress> previous = parsedPreviousNodes != null ? parsedPreviousNodes
+                    : previousNodes.isEmpty() ? List.of() : parseNodes(previousNodes, "previousNodes");
+            int pq = 0;
+            if (previous.isEmpty()) {
+                if (previousQuorum != null) {
+                    throw new IllegalArgumentException("previousQuorum is set (" + previousQuorum
+                            + ") but previousNodes is not: a previous quorum needs the previous node list");
+                }
+            } else {
+                int p = previous.size();
+                pq = previousQuorum == null ? p / 2 + 1 : previousQuorum;
+                if (pq <= p / 2 || pq > p) {
+                    throw new IllegalArgumentException("previousQuorum must satisfy P/2 < previousQuorum <= P (P=" + p
+                            + "), got " + pq);
+                }
+                if (sameSet(previous, parsed)) {
+                    throw new IllegalArgumentException("previousNodes must differ from nodes (a transition from a "
+                            + "list to another), but they name the same " + p + " servers; drop previousNodes");
+                }
+            }
+            return new RedlockConfig(this, parsed, q, previous, pq);
         }
 
-        private static List<NodeAddress> parseNodes(List<String> raw) {
+        private static boolean sameSet(List<NodeAddress> a, List<NodeAddress> b) {
+            if (a.size() != b.size()) return false;
+            for (NodeAddress x : a) if (b.stream().noneMatch(x::sameEndpoint)) return false;
+            return true;
+        }
+
+        /** The smallest whole-millisecond TTL that leaves validity after {@code ttl * driftFactor + fixedDrift}. */
+        private static Duration smallestTtl(double driftFactor, Duration fixedDrift) {
+            long ms = 1;
+            while ((long) (ms * 1_000_000L * driftFactor) + fixedDrift.toNanos() >= ms * 1_000_000L) ms++;
+            return Duration.ofMillis(ms);
+        }
+
+        private static List<NodeAddress> parseNodes(List<String> raw, String field) {
             if (raw.isEmpty() || raw.size() > 64) {
-                throw new IllegalArgumentException("nodes must list 1..64 redis:// URIs, got " + raw.size());
+                throw new IllegalArgumentException(field + " must list 1..64 redis:// URIs, got " + raw.size());
             }
             List<NodeAddress> out = new ArrayList<>(raw.size());
             for (int i = 0; i < raw.size(); i++) {
-                NodeAddress a = NodeAddress.parse(raw.get(i), i);
+                NodeAddress a = NodeAddress.parse(raw.get(i), field, i);
                 for (int j = 0; j < out.size(); j++) {
                     if (out.get(j).sameEndpoint(a)) {
-                        throw new IllegalArgumentException("nodes must be distinct, but nodes[" + i + "] " + a.redacted()
-                                + " is the same server as nodes[" + j + "] " + out.get(j).redacted()
+                        throw new IllegalArgumentException(field + " must be distinct, but " + field + "[" + i + "] "
+                                + a.redacted() + " is the same server as " + field + "[" + j + "] " + out.get(j).redacted()
                                 + " (same port and database, same host or address)");
                     }
                 }

@@ -50,6 +50,10 @@ final class RedlockContext {
     private final TokenHints tokenHints = new TokenHints();
     private final Listeners listeners = new Listeners();
     private final String[] nodeAddresses;
+    private final QuorumRule quorum;
+    private final Membership membership;
+    private final ClockWatch clockWatch;
+    private final String guessCapArg;
 
     RedlockContext(RedlockConfig config, List<NodeClient> nodes, ScheduledExecutorService scheduler,
                    ExecutorService events, Ticker ticker, EventLoop ioLoop) {
@@ -71,8 +75,50 @@ final class RedlockContext {
         this.fencePrefix = config.keyPrefix() + "__fence:";
         this.markerKey = config.keyPrefix() + "__node";
         this.preflight = new PreflightGate(this);
-        this.nodeAddresses = config.nodeAddresses().stream()
+        this.nodeAddresses = config.allNodeAddresses().stream()
                 .map(a -> a.database() == 0 ? hostPort(a) : hostPort(a) + "/" + a.database()).toArray(String[]::new);
+        this.quorum = quorumRule(config);
+        this.membership = new Membership(config);
+        this.clockWatch = new ClockWatch(nodes.size(), AcquireRound.guessLeadMicros(config));
+        this.guessCapArg = Long.toString(AcquireRound.guessCapMicros(config));
+    }
+
+    /** {@link AcquireRound#guessCapMicros} as the ACQUIRE script's argument. */
+    String guessCapArg() { return guessCapArg; }
+
+    /** The plain rule, or during a change of the node list the joint one (node indexes: see {@link #nodes()}). */
+    private static QuorumRule quorumRule(RedlockConfig config) {
+        int all = config.allNodeAddresses().size();
+        if (config.previousNodeAddresses().isEmpty()) return QuorumRule.of(all, config.quorum());
+        List<NodeAddress> everyNode = config.allNodeAddresses();
+        int[] previous = config.previousNodeAddresses().stream()
+                .mapToInt(p -> IntStream.range(0, all).filter(i -> everyNode.get(i).sameEndpoint(p)).findFirst().orElseThrow())
+                .toArray();
+        return QuorumRule.joint(all, config.nodeAddresses().size(), config.quorum(), previous, config.previousQuorum());
+    }
+
+    /** Which sets of nodes make a quorum (two lists during a change of the node list). */
+    QuorumRule quorum() { return quorum; }
+
+    /** The node list(s) this client runs with, as the nodes record them. */
+    Membership membership() { return membership; }
+
+    /** This client's clock against the nodes', from ACQUIRE replies. */
+    ClockWatch clockWatch() { return clockWatch; }
+
+    /**
+     * Throws when a blocking method is called on the library's own I/O thread, where futures of the async API
+     * complete: it would wait for the very thread it blocks.
+     *
+     * @throws IllegalStateException naming {@code method} and the non-blocking {@code alternative}
+     */
+    void checkMayBlock(String method, String alternative) {
+        if (ioLoop != null && ioLoop.inEventLoop()) {
+            throw new IllegalStateException(method + " blocks, and was called on the library's I/O thread ("
+                    + Thread.currentThread().getName() + "), where the futures of the async API complete: it would "
+                    + "wait for that very thread. Use " + alternative + " there, or move the work to another executor "
+                    + "(thenApplyAsync and the like)");
+        }
     }
 
     /** {@code host:port} of a node, never credentials. */
@@ -90,6 +136,7 @@ final class RedlockContext {
 
     NodeClient node(int i) { return nodes.get(i); }
 
+    /** Every node: those of {@link RedlockConfig#nodes()} in order, then previous-list nodes not among them. */
     List<NodeClient> nodes() { return nodes; }
 
     int[] allNodes() { return allNodes; }
@@ -100,7 +147,9 @@ final class RedlockContext {
 
     Ticker ticker() { return ticker; }
 
-    /** The event loop every node client runs on, or null for clients the user manages (their loops are unknown). */
+    /**
+     * The event loop every node client runs on, or null for clients the user manages (their loops are unknown).
+     */
     EventLoop ioLoop() { return ioLoop; }
 
     Set<HeldLease> live() { return live; }
@@ -191,8 +240,7 @@ final class RedlockContext {
         List<Object> keys = List.of(lockKey(resource));
         String channel = releasedChannel(resource);
         Object[] release = NodeClient.scriptCommand(LuaScript.RELEASE, keys, owner, channel, wakeWaiters ? "1" : "0");
-        return QuorumCall.start(this, RedlockListener.Operation.RELEASE, targets,
-                Math.min(config.quorum(), targets.length), ticker.nanoTime(),
+        return QuorumCall.start(this, RedlockListener.Operation.RELEASE, targets, true, ticker.nanoTime(),
                 n -> n.eval(LuaScript.RELEASE, release),
                 (node, reply, elapsed) -> ((Number) reply).longValue() == 1
                         ? NodeVote.granted(node, -1, elapsed)

@@ -74,7 +74,12 @@ public interface RedlockListener {
         /** {@link Lease#extend} could not re-hold a quorum before the validity ended. */
         EXTEND_FAILED,
         /** The watchdog could not extend it before its validity ended. */
-        WATCHDOG_FAILED
+        WATCHDOG_FAILED,
+        /**
+         * A node of its round reported, after the grant, that it serves a client with another node list (see
+         * {@link MembershipConflictException}): the lease is given up at once.
+         */
+        MEMBERSHIP_CONFLICT
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.redlock;
 import dev.redlock.internal.Failures;
 import dev.redlock.internal.Resources;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -200,6 +201,7 @@ public final class RedlockLock implements Lock {
     @Override
     public void unlock() {
         checkOwner("unlock");
+        redlock.context().checkMayBlock("RedlockLock.unlock()", "a thread of your own");
         HeldLease l = lease;
         boolean lost = !l.isValid();
         if (local.getHoldCount() > 1) {
@@ -294,6 +296,7 @@ public final class RedlockLock implements Lock {
      */
     private boolean acquire(Duration ttl, boolean oneRound, boolean timed, long deadline, boolean interruptible)
             throws InterruptedException {
+        redlock.context().checkMayBlock("RedlockLock.lock()/tryLock()", "Redlock.acquireAsync()");
         int rounds = oneRound ? 1 : redlock.config().retryCount() + 1;
         boolean interrupted = false;
         try {
@@ -303,7 +306,7 @@ public final class RedlockLock implements Lock {
                 HeldLease got;
                 while (true) {
                     try {
-                        got = await(attempt, timed, deadline);
+                        got = await(attempt, timed, deadline, rounds);
                         break;
                     } catch (InterruptedException e) {
                         if (interruptible) {
@@ -327,11 +330,24 @@ public final class RedlockLock implements Lock {
         }
     }
 
-    /** The attempt's lease; null when it ended with the lock held elsewhere or the deadline passed (then abandoned). */
-    private HeldLease await(CompletableFuture<HeldLease> attempt, boolean timed, long deadline)
+    /**
+     * The attempt's lease; null when it ended with the lock held elsewhere or the deadline passed (then abandoned).
+     * Untimed, it waits at most what its rounds can take, doubled ({@link Redlock#acquisitionBoundMillis}).
+     */
+    private HeldLease await(CompletableFuture<HeldLease> attempt, boolean timed, long deadline, int rounds)
             throws InterruptedException {
         try {
-            if (!timed) return attempt.get();
+            if (!timed) {
+                long bound = Redlock.acquisitionBoundMillis(redlock.config(), rounds);
+                try {
+                    return attempt.get(bound, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    HeldLease late = abandon(attempt);
+                    if (late != null) return late;
+                    throw new RedlockException("an attempt on lock '" + resource + "' did not end within " + bound
+                            + " ms, twice what its rounds can take (is the library's I/O thread blocked?)", e);
+                }
+            }
             long left = deadline - System.nanoTime();
             if (left <= 0) throw new TimeoutException();
             return attempt.get(left, TimeUnit.NANOSECONDS);
@@ -339,7 +355,8 @@ public final class RedlockLock implements Lock {
             return abandon(attempt);
         } catch (ExecutionException | CancellationException e) {
             Throwable cause = Failures.unwrap(e);
-            if (cause instanceof LockUnavailableException u && !quorumUnreachable(u)) return null;
+            if (cause instanceof LockUnavailableException u && !(u instanceof MembershipConflictException)
+                    && !quorumUnreachable(u)) return null;
             if (cause instanceof RuntimeException r) throw r;
             if (cause instanceof Error err) throw err;
             throw new RedlockException("acquiring lock '" + resource + "' failed: " + cause, cause);
@@ -367,8 +384,13 @@ public final class RedlockLock implements Lock {
 
     /** More errors and timeouts in the last round than a quorum can spare: waiting longer would not help. */
     private boolean quorumUnreachable(LockUnavailableException u) {
-        long failed = u.count(NodeOutcome.Kind.ERROR) + u.count(NodeOutcome.Kind.TIMEOUT);
-        return failed > u.outcomes().size() - redlock.config().quorum();
+        List<NodeOutcome> outcomes = u.outcomes();
+        boolean[] answering = new boolean[outcomes.size()];
+        for (int i = 0; i < answering.length; i++) {
+            NodeOutcome.Kind k = outcomes.get(i).kind();
+            answering[i] = k != NodeOutcome.Kind.ERROR && k != NodeOutcome.Kind.TIMEOUT;
+        }
+        return !redlock.context().quorum().reachedBy(answering);
     }
 
     private void checkOwner(String action) {

@@ -60,10 +60,11 @@ class FenceRetentionIT {
     @Test
     void aRestartedNodesFenceReadsItsClockAfterTheQuarantineNotAtTheRestart() {
         Duration q = Duration.ofSeconds(3);
-        long aheadUs = 1_200_000;   // within the tolerance (3 s - 100 ms) / 2
+        long aheadUs = 1_200_000;   // within the tolerance (3 s - 2 x 100 ms) / 2
         for (int i = 0; i < 3; i++) {   // an old identity: not fresh, out of quarantine
             String run = REDIS.node(i).runId();
-            REDIS.node(i).command("HSET", RedisNodes.PREFIX + "__node", "run", run, "born",
+            String rid = REDIS.node(i).info("replication", "master_replid");
+            REDIS.node(i).command("HSET", RedisNodes.PREFIX + "__node", "run", run, "rid", rid, "born",
                     Long.toString(System.currentTimeMillis() - 60_000), "hw", "0", "q", "0");
         }
         RedlockConfig cfg = REDIS.config().restartQuarantine(q).build();
@@ -71,7 +72,7 @@ class FenceRetentionIT {
         try (Redlock ahead = Redlock.create(cfg, Ticker.SYSTEM, () -> RedlockContext.systemMicros() + aheadUs)) {
             REDIS.node(2).command("SET", RedisNodes.PREFIX + "skew", "foreign", "PX", "60000");
             ahead.acquire("skew", Duration.ofSeconds(1)).release();
-            try (Lease l = ahead.acquire("skew", Duration.ofSeconds(1))) {   // guessed from the client's clock
+            try (Lease l = ahead.acquire("skew", Duration.ofSeconds(1))) {   // a guess 1.2 s ahead: not written
                 issued = l.fencingToken();
             }
             REDIS.node(2).command("DEL", RedisNodes.PREFIX + "skew");

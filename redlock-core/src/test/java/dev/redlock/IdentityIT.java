@@ -59,6 +59,7 @@ class IdentityIT {
             a.acquire("strict", Duration.ofSeconds(4)).release();   // every node stores quarantine 5 s
             REDIS.node(0).command("SAVE");
             REDIS.node(0).killAndRestart();
+            RedisNodes.forgetMemberships(REDIS.node(0));            // a client of node 0 alone, on purpose
             try (Redlock lax = Redlock.create(laxOnNode0)) {
                 // the lax client is the first to talk to the restarted node: its new identity begins now
                 assertThrows(LockUnavailableException.class, () -> lax.acquire("strict", Duration.ofMillis(300)));
@@ -87,6 +88,7 @@ class IdentityIT {
             while (replica.command("EXISTS", P + "__node").equals("0") && System.nanoTime() < deadline) Sleep.millis(20);
             assertEquals("1", replica.command("EXISTS", P + "__node"), "the marker should have been replicated");
             replica.command("REPLICAOF", "NO", "ONE");      // the failover: the replica is promoted with its data
+            RedisNodes.forgetMemberships(replica);            // a client of the replica alone, on purpose
             RedlockConfig one = REDIS.config().nodes(List.of(replica.uri())).quorum(1)
                     .restartQuarantine(Duration.ofSeconds(3)).retryCount(0).build();
             try (Redlock r = Redlock.create(one)) {

@@ -72,7 +72,8 @@ class NodeErrorsIT {
                 assertEquals(NodeOutcome.Kind.ERROR, e.outcomes().get(0).kind(), e.getMessage());
                 assertTrue(e.outcomes().get(0).detail().contains("maxmemory"), e.outcomes().get(0).detail());
                 assertEquals(NodeOutcome.Kind.ERROR, e.outcomes().get(1).kind(), e.getMessage());
-                assertTrue(e.outcomes().get(1).detail().contains("READONLY"), e.outcomes().get(1).detail());
+                // the script refuses a replica itself (one with replica-read-only no would take the write)
+                assertTrue(e.outcomes().get(1).detail().contains("NOTMASTER"), e.outcomes().get(1).detail());
                 assertEquals(NodeOutcome.Kind.ERROR, e.outcomes().get(2).kind(), e.getMessage());
                 assertTrue(e.outcomes().get(2).detail().toUpperCase().contains("NOAUTH")
                         || e.outcomes().get(2).detail().toUpperCase().contains("AUTH"), e.outcomes().get(2).detail());
@@ -82,6 +83,26 @@ class NodeErrorsIT {
             assertEquals("", readonly.command("GET", RedisNodes.PREFIX + "errs"));
         } finally {
             extra.forEach(RedisNode::close);
+        }
+    }
+
+    /**
+     * Guard: a replica with {@code replica-read-only no} takes writes (and drops them at its next resync); the script
+     * refuses to vote on a node that is not a master, whatever preflight says.
+     */
+    @Test
+    void aWritableReplicaIsAnErrorVoteNotAGrant() {
+        try (RedisNode replica = RedisNode.start(false, "--replica-read-only", "no")) {
+            replica.command("REPLICAOF", "127.0.0.1", Integer.toString(REDIS.node(0).port()));
+            List<String> nodes = List.of(replica.uri(), REDIS.uris().get(1), REDIS.uris().get(2));
+            try (Redlock redlock = Redlock.create(REDIS.config().nodes(nodes).quorum(3).retryCount(0)
+                    .preflight(Preflight.OFF).build())) {
+                LockUnavailableException e = assertThrows(LockUnavailableException.class,
+                        () -> redlock.acquire("writable", Duration.ofSeconds(5)));
+                assertEquals(NodeOutcome.Kind.ERROR, e.outcomes().get(0).kind(), e.getMessage());
+                assertTrue(e.outcomes().get(0).detail().contains("NOTMASTER"), e.outcomes().get(0).detail());
+            }
+            assertEquals("", replica.command("GET", RedisNodes.PREFIX + "writable"));
         }
     }
 }

@@ -62,7 +62,7 @@ class PreflightIT {
         RedlockConfig cfg = REDIS.config().restartQuarantine(Duration.ofSeconds(2)).build();
         long aheadUs = Duration.ofSeconds(5).toNanos() / 1000;   // this client ahead = every node behind by 5 s
         String expected = "127.0.0.1:" + REDIS.node(0).port() + " clock offset -5.0s from this client's clock "
-                + "(tolerated: 950ms";
+                + "(tolerated: 900ms";
         String refusal;
         try (Redlock r = Redlock.create(cfg, Ticker.SYSTEM, () -> RedlockContext.systemMicros() + aheadUs)) {
             // created: on a machine too loaded to answer the check in time, the nodes are checked at their first vote

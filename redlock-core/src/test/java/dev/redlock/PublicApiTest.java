@@ -15,8 +15,8 @@ class PublicApiTest {
 
     @Test
     void onlyTheContractIsPublic() throws Exception {
-        assertEquals(Set.of("Lease", "LeaseLostException", "LockUnavailableException", "LockedTask",
-                "NodeOutcome", "NodeOutcome$Kind", "Preflight", "Redlock", "RedlockConfig", "RedlockConfig$Builder", "RedlockLock",
+        assertEquals(Set.of("Lease", "LeaseLostException", "LockAttempt", "LockUnavailableException", "LockedTask",
+                "MembershipConflictException", "NodeOutcome", "NodeOutcome$Kind", "Preflight", "Redlock", "RedlockConfig", "RedlockConfig$Builder", "RedlockLock",
                 "RedlockException", "RedlockHealth", "RedlockHealth$Node", "RedlockHealth$Status",
                 "RedlockListener", "RedlockListener$AcquireMode", "RedlockListener$AcquireOutcome",
                 "RedlockListener$ExtendTrigger", "RedlockListener$LossReason", "RedlockListener$Operation"),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.internal.Resources;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.file.Files;
@@ -64,6 +65,48 @@ class RedlockConfigTest {
         assertTrue(invalid(b -> b.keyPrefix("")).startsWith("keyPrefix must be 1..256 characters"));
         assertTrue(invalid(b -> b.keyPrefix("a b")).startsWith("keyPrefix"));
         assertTrue(invalid(b -> b.restartQuarantine(Duration.ofDays(2))).startsWith("restartQuarantine must be in [0, 24h]"));
+        // no TTL could be both above the drift allowance (2 ms + 1%) and at most the quarantine
+        String tiny = invalid(b -> b.restartQuarantine(Duration.ofMillis(1)));
+        assertTrue(tiny.startsWith("restartQuarantine must be 0 (amnesia guard off) or at least") && tiny.contains("3ms")
+                && tiny.contains("got 1ms"), tiny);
+        assertEquals(Duration.ofMillis(3), RedlockConfig.builder().nodes(FIVE).restartQuarantine(Duration.ofMillis(3))
+                .build().restartQuarantine());
+        assertTrue(invalid(b -> b.fixedDrift(Duration.ofSeconds(1)).restartQuarantine(Duration.ofSeconds(1)))
+                .contains("(1011ms with driftFactor=0.01, fixedDrift=1s)"), "the smallest TTL follows fixedDrift and driftFactor");
+    }
+
+    @Test
+    void aTransitionConfigurationIsValidated() {
+        List<String> seven = new java.util.ArrayList<>(FIVE);
+        seven.add("redis://127.0.0.1:7006");
+        seven.add("redis://127.0.0.1:7007");
+        RedlockConfig t = RedlockConfig.builder().nodes(seven).previousNodes(FIVE).build();
+        assertEquals(4, t.quorum());
+        assertEquals(3, t.previousQuorum(), "default: a majority of the previous list");
+        assertEquals(FIVE, t.previousNodes());
+        assertEquals(7, t.allNodeAddresses().size(), "the union: the previous list's nodes are all in the new one");
+        assertEquals(3, t.toBuilder().build().previousQuorum(), "toBuilder keeps it");
+        assertEquals(FIVE, t.toBuilder().build().previousNodes());
+        assertTrue(invalid(b -> b.previousQuorum(3)).startsWith("previousQuorum is set (3) but previousNodes is not"));
+        assertTrue(invalid(b -> b.nodes(seven).previousNodes(FIVE).previousQuorum(2))
+                .startsWith("previousQuorum must satisfy P/2 < previousQuorum <= P (P=5), got 2"));
+        assertTrue(invalid(b -> b.previousNodes(FIVE.get(4), FIVE.get(3), FIVE.get(2), FIVE.get(1), FIVE.get(0)))
+                .startsWith("previousNodes must differ from nodes"));
+        assertTrue(invalid(b -> b.previousNodes("redis://a:1", "redis://a:1")).startsWith("previousNodes must be distinct"));
+        assertTrue(invalid(b -> b.previousNodes("http://x:1")).startsWith("previousNodes[0] must use scheme"));
+        assertTrue(t.toString().contains("previousQuorum=3"), t.toString());
+        RedlockConfig replaced = RedlockConfig.builder().nodes(FIVE.subList(0, 4)).previousNodes(FIVE.subList(1, 5)).build();
+        assertEquals(5, replaced.allNodeAddresses().size(), "replace one node's address: 4 + 1");
+    }
+
+    @Test
+    void resourceNamesMustBeValidUtf16() {
+        String msg = assertThrows(IllegalArgumentException.class, () -> Resources.check("job-\uD800")).getMessage();
+        assertTrue(msg.contains("unpaired surrogate") && msg.contains("index 4"), msg);
+        assertThrows(IllegalArgumentException.class, () -> Resources.check("job-\uDFFF"));
+        assertThrows(IllegalArgumentException.class, () -> Resources.check("\uDE00\uD83D"));
+        assertEquals("job-\uD83D\uDE00", Resources.check("job-\uD83D\uDE00"), "a pair is a valid name");
+        assertEquals("job-?", Resources.check("job-?"));
     }
 
     @Test
@@ -117,6 +160,8 @@ class RedlockConfigTest {
                 "redlock.fencing = false",
                 "redlock.restartQuarantine = 1m",
                 "redlock.preflight = warn",
+                "redlock.previousNodes = redis://127.0.0.1:7001, redis://127.0.0.1:7002",
+                "redlock.previousQuorum = 2",
                 "other.key = ignored"));
         RedlockConfig c = RedlockConfig.load(file);
         assertEquals(3, c.nodes().size());
@@ -131,6 +176,8 @@ class RedlockConfigTest {
         assertFalse(c.fencing());
         assertEquals(Duration.ofMinutes(1), c.restartQuarantine());
         assertEquals(Preflight.WARN, c.preflight());
+        assertEquals(List.of("redis://127.0.0.1:7001", "redis://127.0.0.1:7002"), c.previousNodes());
+        assertEquals(2, c.previousQuorum());
         assertEquals(Preflight.STRICT, RedlockConfig.builder().nodes("redis://127.0.0.1:7001").build().preflight());
     }
 

@@ -1,8 +1,10 @@
 package dev.redlock.election;
 
 import dev.redlock.Lease;
+import dev.redlock.LockAttempt;
 import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
+import dev.redlock.RedlockException;
 import dev.redlock.RedlockListener;
 import dev.redlock.internal.Durations;
 import dev.redlock.internal.RedlockInternals;
@@ -142,7 +144,7 @@ public final class LeaderElection implements AutoCloseable {
     private ScheduledFuture<?> nextTick;             // guarded by lock
     private volatile Leadership current;             // lock-free view of leadership for isLeader()
     private volatile Thread callbackThread;
-    private int failedRounds;                        // campaign thread only
+    private final CampaignFailures failures;
 
     private LeaderElection(Builder b, String instanceId) {
         this.redlock = b.redlock;
@@ -154,6 +156,7 @@ public final class LeaderElection implements AutoCloseable {
         this.leaseTtl = b.leaseTtl;
         this.renewInterval = b.renewInterval != null ? b.renewInterval : b.leaseTtl.dividedBy(3);
         this.marginNanos = redlock.config().nodeTimeout().toNanos();
+        this.failures = new CampaignFailures(instanceId, b.resource);
         String name = "leader-election-" + ELECTIONS.incrementAndGet() + "-" + instanceId;
         this.campaign = new ScheduledThreadPoolExecutor(1, Threads.daemon(name + "-campaign"));
         this.campaign.setRemoveOnCancelPolicy(true);
@@ -240,6 +243,16 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     /**
+     * Why the last campaign round did not win: a {@link dev.redlock.LockUnavailableException} with every node's
+     * outcome (held by the leader, nodes down, quarantined, a {@link dev.redlock.MembershipConflictException}...),
+     * or another {@link RedlockException}; empty once a round won, and before the first round. Rounds that fail for a
+     * reason other than a held lease are also logged at WARN, at most once a minute.
+     */
+    public Optional<RedlockException> lastFailure() {
+        return failures.last();
+    }
+
+    /**
      * Registers a callback for the start of each term won by this instance. Runs on the election's callback
      * thread, in order with {@link #onRevoked} callbacks; exceptions are logged. Register before {@link #start()}
      * to see every term; a callback registered later sees only the events dispatched after it.
@@ -268,6 +281,7 @@ public final class LeaderElection implements AutoCloseable {
      */
     @Override
     public void close() {
+        RedlockInternals.checkMayBlock(redlock, "LeaderElection.close()", "a thread of your own");
         Leadership l;
         synchronized (lock) {
             if (phase == Phase.CLOSED) return;
@@ -327,20 +341,22 @@ public final class LeaderElection implements AutoCloseable {
 
     /** Tries to win the lease once; returns the delay to the next tick. */
     private long campaignRound() {
-        Optional<Lease> won;
+        LockAttempt attempt;
         try {
-            won = redlock.tryAcquire(resource, leaseTtl);
+            attempt = redlock.attempt(resource, leaseTtl);
+        } catch (RedlockException e) {
+            failures.failed(e, ticker.nanoTime());
+            return pollDelay();
         } catch (RuntimeException e) {
-            if (failedRounds++ == 0) {
-                log.warn("{}: campaign round for '{}' failed (repeats logged at debug): {}", instanceId, resource,
-                        e.toString());
-            } else {
-                log.debug("{}: campaign round for '{}' failed: {}", instanceId, resource, e.toString());
-            }
+            failures.failed(new RedlockException("campaign round failed: " + e, e), ticker.nanoTime());
             return pollDelay();
         }
-        failedRounds = 0;
-        if (won.isEmpty()) return pollDelay();
+        Optional<Lease> won = attempt.lease();
+        if (won.isEmpty()) {
+            failures.failed(attempt.failure().orElseThrow(), ticker.nanoTime());
+            return pollDelay();
+        }
+        failures.won();
         Lease lease = won.get();
         long now = ticker.nanoTime();
         long deadline = now + lease.remainingValidity().toNanos();   // read the clock first: never later than the lease's

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
@@ -83,7 +84,7 @@ public final class FencedRedisStore implements AutoCloseable {
             end
             local cur = redis.call('HGET', KEYS[1], 'fence')
             if cur then
-              if not string.match(cur, '^[1-9]%d*$') or #cur > 19 then
+              if not string.match(cur, '^[1-9]%d*$') or #cur > 19 or compare(cur, '9223372036854775807') > 0 then
                 return redis.error_reply('fenced key ' .. KEYS[1] .. ' has a malformed fence: ' .. cur)
               end
               local c = compare(ARGV[2], cur)
@@ -93,17 +94,21 @@ public final class FencedRedisStore implements AutoCloseable {
             return {1, ARGV[2]}
             """;
     private static final String WRITE_SHA = Scripts.sha1(WRITE_SCRIPT);
+    /** The longest a blocking call waits for the server: its outcome is then unknown. */
+    private static final long BLOCKING_BOUND_MS = 30_000;
 
     private final String name;
     private final Function<String[], CompletableFuture<Object>> commands;
     private final Runnable closer;
+    private final BooleanSupplier onIoThread;
     private final boolean strict;
 
     private FencedRedisStore(String name, Function<String[], CompletableFuture<Object>> commands, Runnable closer,
-                             boolean strict) {
+                             BooleanSupplier onIoThread, boolean strict) {
         this.name = name;
         this.commands = commands;
         this.closer = closer;
+        this.onIoThread = onIoThread;
         this.strict = strict;
     }
 
@@ -135,13 +140,14 @@ public final class FencedRedisStore implements AutoCloseable {
         } catch (ExecutionException | TimeoutException e) {
             // not reachable now: writes fail (typed) until the background reconnect succeeds
         }
-        return new FencedRedisStore(client.endpoint().name(), args -> client.command((Object[]) args), client::close, false);
+        return new FencedRedisStore(client.endpoint().name(), args -> client.command((Object[]) args), client::close,
+                client::inEventLoop, false);
     }
 
     /** For adapter modules: a store over an adapter's transport (see {@link NodeTransport}); keys used as given. */
     public static FencedRedisStore create(NodeTransport transport) {
         Objects.requireNonNull(transport, "transport");
-        return new FencedRedisStore(transport.toString(), transport::command, transport::close, false);
+        return new FencedRedisStore(transport.toString(), transport::command, transport::close, () -> false, false);
     }
 
     /**
@@ -149,7 +155,7 @@ public final class FencedRedisStore implements AutoCloseable {
      * key at most once. Both modes share the keys; a key's fence means the same in either. The copy shares this store's connection: closing either closes both.
      */
     public FencedRedisStore strict() {
-        return strict ? this : new FencedRedisStore(name, commands, closer, true);
+        return strict ? this : new FencedRedisStore(name, commands, closer, onIoThread, true);
     }
 
     /** True when a token must be strictly greater than the stored fence (one write per token). */
@@ -163,10 +169,21 @@ public final class FencedRedisStore implements AutoCloseable {
      *
      * @return {@code APPLIED}, or {@code REJECTED_STALE} with the stored fence (nothing written)
      * @throws IllegalArgumentException when {@code token <= 0}
-     * @throws RedlockException         when Redis failed or did not answer; the write may or may not have happened
+     * @throws RedlockException         when Redis failed or did not answer (within 30 s); the write may or may not
+     *                                  have happened
+     * @throws IllegalStateException    on the store's own I/O thread (in a callback of {@link #writeAsync}): use
+     *                                  {@link #writeAsync} there
      */
     public FencedWriteResult write(String key, String value, long token) {
+        checkMayBlock("FencedRedisStore.write()");
         return join(writeAsync(key, value, token), key);
+    }
+
+    private void checkMayBlock(String method) {
+        if (onIoThread.getAsBoolean()) {
+            throw new IllegalStateException(method + " blocks, and was called on the store's own I/O thread, where it "
+                    + "would wait for that very thread; use FencedRedisStore.writeAsync() there");
+        }
     }
 
     /**
@@ -189,7 +206,7 @@ public final class FencedRedisStore implements AutoCloseable {
                     }
                     List<?> r = (List<?>) reply;
                     long status = Long.parseLong(String.valueOf(r.get(0)));
-                    long fence = Long.parseLong(String.valueOf(r.get(1)));
+                    long fence = fence(key, r.get(1));
                     return status == 1 ? FencedWriteResult.applied(target, token)
                             : FencedWriteResult.rejected(target, token, fence);
                 });
@@ -198,23 +215,37 @@ public final class FencedRedisStore implements AutoCloseable {
     /**
      * The stored value and its fence, or empty when the key does not exist.
      *
-     * @throws RedlockException when Redis failed or did not answer
+     * @throws RedlockException        when Redis failed or did not answer (within 30 s), or the stored fence is not
+     *                                  a decimal this class wrote
+     * @throws IllegalStateException    on the store's own I/O thread
      */
     public Optional<FencedValue> read(String key) {
         Objects.requireNonNull(key, "key");
+        checkMayBlock("FencedRedisStore.read()");
         List<?> fields;
         try {
-            fields = (List<?>) commands.apply(new String[] {"HMGET", key, VALUE_FIELD, FENCE_FIELD}).get();
+            fields = (List<?>) commands.apply(new String[] {"HMGET", key, VALUE_FIELD, FENCE_FIELD})
+                    .get(BLOCKING_BOUND_MS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedlockException("interrupted while reading fenced redis key " + key, e);
-        } catch (ExecutionException | RuntimeException e) {
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
             throw new RedlockException("reading fenced redis key " + key + " failed: " + Failures.describe(e), Failures.unwrap(e));
         }
         Object fence = fields.get(1);
         if (fence == null) return Optional.empty();
         Object value = fields.get(0);
-        return Optional.of(new FencedValue(value == null ? "" : value.toString(), Long.parseLong(fence.toString())));
+        return Optional.of(new FencedValue(value == null ? "" : value.toString(), fence(key, fence)));
+    }
+
+    /** A stored fence as a long; a {@link RedlockException} naming the key when it is not one this class wrote. */
+    private static long fence(String key, Object stored) {
+        try {
+            return Long.parseLong(String.valueOf(stored));
+        } catch (NumberFormatException e) {
+            throw new RedlockException("fenced redis key " + key + " has a malformed fence: " + stored
+                    + " (not a decimal in 1.." + Long.MAX_VALUE + ")", e);
+        }
     }
 
     private CompletableFuture<Object> evalWrite(String key, String value, String token, String mode) {
@@ -237,7 +268,10 @@ public final class FencedRedisStore implements AutoCloseable {
 
     private static FencedWriteResult join(CompletableFuture<FencedWriteResult> f, String key) {
         try {
-            return f.get();
+            return f.get(BLOCKING_BOUND_MS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new RedlockException("fenced write to redis key " + key + " got no answer within " + BLOCKING_BOUND_MS
+                    + " ms; it may or may not have been applied", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedlockException("interrupted during a fenced write to redis key " + key

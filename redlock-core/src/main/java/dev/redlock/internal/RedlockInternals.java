@@ -24,6 +24,8 @@ public final class RedlockInternals {
         Ticker ticker(Redlock redlock);
 
         String ownerValue(Lease lease);
+
+        void checkMayBlock(Redlock redlock, String method, String alternative);
     }
 
     /** Called once, by {@code Redlock}. */
@@ -43,6 +45,14 @@ public final class RedlockInternals {
      */
     public static String ownerValue(Lease lease) {
         return bridge.ownerValue(Objects.requireNonNull(lease, "lease"));
+    }
+
+    /**
+     * Throws {@link IllegalStateException} naming {@code method} and {@code alternative} when called on
+     * {@code redlock}'s I/O thread, where a blocking call would wait for that very thread.
+     */
+    public static void checkMayBlock(Redlock redlock, String method, String alternative) {
+        bridge.checkMayBlock(Objects.requireNonNull(redlock, "redlock"), method, alternative);
     }
 
     /** The monotonic clock {@code redlock} times its leases' validity on. */

@@ -130,6 +130,17 @@ class FencedRedisStoreIT extends FencedStoreContract {
         RedlockException m = assertThrows(RedlockException.class, () -> store.write("odd", "v", 5));
         assertTrue(m.getMessage().contains("malformed fence"), m.getMessage());
         assertEquals("007", node.command("HGET", "odd", "fence"));
+
+        // 19 digits, above Long.MAX_VALUE: refused by the script and by read(), never a NumberFormatException
+        node.command("HSET", "huge", "value", "x", "fence", "9999999999999999999");
+        RedlockException h = assertThrows(RedlockException.class, () -> store.write("huge", "v", Long.MAX_VALUE));
+        assertTrue(h.getMessage().contains("malformed fence"), h.getMessage());
+        RedlockException r = assertThrows(RedlockException.class, () -> store.read("huge"));
+        assertTrue(r.getMessage().contains("malformed fence"), r.getMessage());
+        assertEquals("9999999999999999999", node.command("HGET", "huge", "fence"));
+        node.command("HSET", "max", "value", "x", "fence", Long.toString(Long.MAX_VALUE));
+        assertEquals(FencedWriteResult.Status.APPLIED, store.write("max", "v", Long.MAX_VALUE).status(),
+                "Long.MAX_VALUE itself is a fence this class writes");
     }
 
     @Test

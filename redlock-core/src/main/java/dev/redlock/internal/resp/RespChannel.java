@@ -109,7 +109,7 @@ final class RespChannel extends ChannelDuplexHandler implements HandshakeConnect
         }
         ByteBuf buf;
         try {
-            buf = RespEncoder.encode(ctx.alloc(), c.args, runId);
+            buf = RespEncoder.encode(ctx.alloc(), c.args);
         } catch (RuntimeException e) {
             c.completeExceptionally(e);
             return;

@@ -25,20 +25,8 @@ import java.util.function.Consumer;
  * both 4.1 and 4.2. Thread-safe.
  */
 public final class RespClient implements AutoCloseable {
-    /**
-     * A command argument replaced, when the command is written, by the {@code run_id} learned on the very
-     * connection it is written on ("" when unknown): a command can never carry one server process's identity to
-     * another (a reconnect to a restarted node).
-     */
-    public static final Object CONNECTION_RUN_ID = new Object() {
-        @Override
-        public String toString() {
-            return "<connection run_id>";
-        }
-    };
-
-
     private final RespEndpoint endpoint;
+    private final EventLoop loop;
     private final EventLoopGroup ownedGroup;
     private final Link commands;
     private final Link subscriber;
@@ -46,6 +34,7 @@ public final class RespClient implements AutoCloseable {
 
     private RespClient(RespEndpoint endpoint, EventLoop loop, EventLoopGroup ownedGroup, ConnectionCheck check) {
         this.endpoint = endpoint;
+        this.loop = loop;
         this.ownedGroup = ownedGroup;
         SslContext ssl = endpoint.tls() ? TlsContexts.forEndpoint(endpoint) : null;
         this.commands = new Link(endpoint, loop, ssl, check, null, null);
@@ -85,8 +74,8 @@ public final class RespClient implements AutoCloseable {
      * Sends one command. Reply types: {@code Long} for integers, {@code String} for simple and bulk strings,
      * {@code List<Object>} for arrays, {@code null} for nil; a Redis error fails the future with a
      * {@link RedisErrorException} carrying its text; no connection, or a connection lost before the reply, fails it
-     * with a {@link RedisConnectionException}. Arguments: {@code String}, {@code byte[]}, {@code Number}, or
-     * {@link #CONNECTION_RUN_ID}. Never blocks; the future completes on the event loop (do not block in callbacks).
+     * with a {@link RedisConnectionException}. Arguments: {@code String}, {@code byte[]} or {@code Number}. Never
+     * blocks; the future completes on the event loop (do not block in callbacks).
      */
     public CompletableFuture<Object> command(Object... args) {
         return send(new RespCommand(args));
@@ -98,6 +87,11 @@ public final class RespClient implements AutoCloseable {
         if (ch != null) ch.send(c);
         else commands.sendWhenReady(c);
         return c;
+    }
+
+    /** True on this client's event loop thread, where a blocking wait for one of its replies never ends. */
+    public boolean inEventLoop() {
+        return loop.inEventLoop();
     }
 
     /** The run_id of the server behind the current command connection, or null when not connected. */

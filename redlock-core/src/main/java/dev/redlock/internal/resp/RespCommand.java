@@ -10,7 +10,7 @@ import java.util.concurrent.CompletionException;
  * {@link #error}); the arguments array is never modified by the transport, so one array may back several commands.
  */
 public class RespCommand extends CompletableFuture<Object> {
-    /** What is written: {@code String}, {@code byte[]}, {@code Number} or {@link RespClient#CONNECTION_RUN_ID}. */
+    /** What is written: {@code String}, {@code byte[]} or {@code Number}. */
     protected Object[] args;
 
     private Listener listener;   // guarded by this

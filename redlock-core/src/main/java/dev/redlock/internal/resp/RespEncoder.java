@@ -8,8 +8,7 @@ import io.netty.buffer.ByteBufUtil;
  * A command as a RESP2 array of bulk strings, written into one pooled buffer: no intermediate strings or byte
  * arrays. The buffer is sized for the arguments as ASCII (what the library's keys, owners, numbers and script SHAs
  * are), so it never grows on the hot path; each argument's UTF-8 length is computed once, as it is written.
- * Arguments: {@code String} (UTF-8), {@code byte[]}, {@code Number} (decimal), or
- * {@link RespClient#CONNECTION_RUN_ID} (replaced by the writing connection's run_id, "" when unknown).
+ * Arguments: {@code String} (UTF-8), {@code byte[]} or {@code Number} (decimal).
  */
 final class RespEncoder {
     private static final byte[] CRLF = {'\r', '\n'};
@@ -17,10 +16,10 @@ final class RespEncoder {
     private RespEncoder() {}
 
     /** The caller's array is not modified (a retry may be written on another connection). */
-    static ByteBuf encode(ByteBufAllocator alloc, Object[] args, String runId) {
+    static ByteBuf encode(ByteBufAllocator alloc, Object[] args) {
         int size = 1 + digits(args.length) + 2;
         for (Object arg : args) {
-            Object a = resolve(arg, runId);
+            Object a = resolve(arg);
             int len = a instanceof byte[] b ? b.length : ((CharSequence) a).length();   // exact for ASCII
             size += 1 + digits(len) + 2 + len + 2;
         }
@@ -29,7 +28,7 @@ final class RespEncoder {
         writeDecimal(buf, args.length);
         buf.writeBytes(CRLF);
         for (Object arg : args) {
-            Object a = resolve(arg, runId);
+            Object a = resolve(arg);
             buf.writeByte('$');
             if (a instanceof byte[] b) {
                 writeDecimal(buf, b.length);
@@ -47,8 +46,7 @@ final class RespEncoder {
         return buf;
     }
 
-    private static Object resolve(Object a, String runId) {
-        if (a == RespClient.CONNECTION_RUN_ID) return runId == null ? "" : runId;
+    private static Object resolve(Object a) {
         if (a instanceof CharSequence || a instanceof byte[]) return a;
         if (a instanceof Number) return a.toString();
         throw new IllegalArgumentException("RESP arguments must be String, byte[] or Number, got "

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 /** The exact bytes of encoded commands: ASCII, multi-byte UTF-8 (the buffer sized for ASCII must grow), byte[], numbers, run_id. */
 class RespEncoderTest {
 
-    private static String encode(String runId, Object... args) {
-        ByteBuf buf = RespEncoder.encode(UnpooledByteBufAllocator.DEFAULT, args, runId);
+    private static String encode(Object... args) {
+        ByteBuf buf = RespEncoder.encode(UnpooledByteBufAllocator.DEFAULT, args);
         try {
             return buf.toString(StandardCharsets.UTF_8);
         } finally {
@@ -21,19 +21,17 @@ class RespEncoderTest {
 
     @Test
     void asciiArguments() {
-        assertEquals("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$10\r\n0123456789\r\n", encode(null, "SET", "k", "0123456789"));
+        assertEquals("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$10\r\n0123456789\r\n", encode("SET", "k", "0123456789"));
     }
 
     @Test
     void multiByteUtf8IsCountedInBytes() {
         // 'ä' is 2 bytes, '€' 3 and the emoji 4 (a surrogate pair, 2 chars): lengths are bytes, not chars
-        assertEquals("*2\r\n$3\r\nGET\r\n$13\r\nväl€\uD83D\uDE00ue\r\n", encode(null, "GET", "väl€\uD83D\uDE00ue"));
+        assertEquals("*2\r\n$3\r\nGET\r\n$13\r\nväl€\uD83D\uDE00ue\r\n", encode("GET", "väl€\uD83D\uDE00ue"));
     }
 
     @Test
-    void bytesNumbersAndTheConnectionRunId() {
-        assertEquals("*4\r\n$2\r\nab\r\n$5\r\n-1234\r\n$40\r\n" + "r".repeat(40) + "\r\n$0\r\n\r\n",
-                encode("r".repeat(40), new byte[] {'a', 'b'}, -1234L, RespClient.CONNECTION_RUN_ID, ""));
-        assertEquals("*1\r\n$0\r\n\r\n", encode(null, RespClient.CONNECTION_RUN_ID));
+    void bytesAndNumbers() {
+        assertEquals("*3\r\n$2\r\nab\r\n$5\r\n-1234\r\n$0\r\n\r\n", encode(new byte[] {'a', 'b'}, -1234L, ""));
     }
 }

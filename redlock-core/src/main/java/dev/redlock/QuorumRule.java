@@ -1,0 +1,115 @@
+package dev.redlock;
+
+/**
+ * Which sets of nodes make a quorum. Normally one group, the configured node list, and {@code quorum} of its nodes.
+ * During a change of the node list (a transition configuration: {@link RedlockConfig#previousNodes()}), two
+ * groups: a set is a quorum only when it holds {@code quorum} nodes of the new list <em>and</em>
+ * {@code previousQuorum} nodes of the previous list, so it intersects every quorum of a client of either list.
+ * Node indexes are those of {@link RedlockContext#nodes()}: the new list first, then the previous list's nodes that
+ * are not in it. Immutable.
+ */
+final class QuorumRule {
+    private final int[][] members;    // group -> node indexes
+    private final int[] quorums;      // group -> quorum
+    private final int[] groupsOf;     // node -> bit set of its groups
+
+    private QuorumRule(int nodes, int[][] members, int[] quorums) {
+        this.members = members;
+        this.quorums = quorums;
+        this.groupsOf = new int[nodes];
+        for (int g = 0; g < members.length; g++) for (int n : members[g]) groupsOf[n] |= 1 << g;
+    }
+
+    /** {@code quorum} of all {@code nodes} nodes. */
+    static QuorumRule of(int nodes, int quorum) {
+        int[] all = new int[nodes];
+        for (int i = 0; i < nodes; i++) all[i] = i;
+        return new QuorumRule(nodes, new int[][] {all}, new int[] {quorum});
+    }
+
+    /** {@code quorum} of the first {@code newNodes} nodes and {@code previousQuorum} of {@code previous}. */
+    static QuorumRule joint(int nodes, int newNodes, int quorum, int[] previous, int previousQuorum) {
+        int[] fresh = new int[newNodes];
+        for (int i = 0; i < newNodes; i++) fresh[i] = i;
+        return new QuorumRule(nodes, new int[][] {fresh, previous.clone()}, new int[] {quorum, previousQuorum});
+    }
+
+    /** True for the plain rule: one list, one quorum. */
+    boolean single() {
+        return members.length == 1;
+    }
+
+    /** The quorum of the (new) node list. */
+    int quorum() {
+        return quorums[0];
+    }
+
+    /** Whether {@code nodes} (a flag per node index) contain a quorum. */
+    boolean reachedBy(boolean[] nodes) {
+        for (int g = 0; g < members.length; g++) {
+            int n = 0;
+            for (int i : members[g]) if (nodes[i]) n++;
+            if (n < quorums[g]) return false;
+        }
+        return true;
+    }
+
+    /** How the rule reads as text: {@code "3 of 5"} or {@code "4 of 7 and 3 of the previous 5"}. */
+    String describe() {
+        String s = quorums[0] + " of " + members[0].length;
+        return single() ? s : s + " and " + quorums[1] + " of the previous " + members[1].length;
+    }
+
+    /**
+     * A counter over one call's targets (a subset of the nodes). {@code quorumCap} true lowers each group's quorum
+     * to the number of its nodes among the targets (a release sent to fewer nodes than a quorum: every answer
+     * counts). Not thread-safe: its {@link QuorumCall} guards it.
+     */
+    Tally tally(int[] targets, boolean quorumCap) {
+        return new Tally(targets, quorumCap);
+    }
+
+    /** Grant and non-grant counts per group for one call; see {@link #tally}. */
+    final class Tally {
+        private final int[] need;
+        private final int[] spare;      // non-grants each group can take before its quorum is impossible
+        private final int[] granted;
+        private final int[] other;
+
+        private Tally(int[] targets, boolean quorumCap) {
+            int groups = members.length;
+            need = new int[groups];
+            spare = new int[groups];
+            granted = new int[groups];
+            other = new int[groups];
+            for (int g = 0; g < groups; g++) {
+                int size = 0;
+                for (int t : targets) if ((groupsOf[t] & (1 << g)) != 0) size++;
+                need[g] = quorumCap ? Math.min(quorums[g], size) : quorums[g];
+                spare[g] = size - need[g];
+            }
+        }
+
+        /** Counts a grant (true) or any other outcome (false) of {@code node}. */
+        void count(int node, boolean grant) {
+            int mask = groupsOf[node];
+            for (int g = 0; mask != 0; g++, mask >>>= 1) {
+                if ((mask & 1) == 0) continue;
+                if (grant) granted[g]++;
+                else other[g]++;
+            }
+        }
+
+        /** Every group has its quorum of grants. */
+        boolean reached() {
+            for (int g = 0; g < need.length; g++) if (granted[g] < need[g]) return false;
+            return true;
+        }
+
+        /** Some group can no longer reach its quorum (spare < 0 means a group too small for it from the start). */
+        boolean impossible() {
+            for (int g = 0; g < need.length; g++) if (other[g] > spare[g]) return true;
+            return false;
+        }
+    }
+}
