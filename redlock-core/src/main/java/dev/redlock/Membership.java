@@ -11,9 +11,9 @@ import java.util.concurrent.TimeUnit;
  * The node list a client runs with, as the nodes record it, so that two clients with different lists (whose quorums
  * can be disjoint: 3 of 5 and 4 of 7 share at most 5 nodes) cannot both hold a lock without noticing.
  *
- * <p>A list's id is the first 12 hex digits of the SHA-1 of its sorted {@code host:port/db} entries (host in lower
- * case): the order of the list does not matter, the addresses do (a node named by another address is another
- * list). Quorums are not part of it: two majorities of one list always intersect. Every ACQUIRE records the
+ * <p>A list's id is the first 12 hex digits of the SHA-1 of its sorted entries: a node's name ({@code ?name=} in its
+ * URI) when it has one, else {@code host:port/db} (host in lower case). The order of the list does not matter, the
+ * entries do: a node reached by another address and not named is another list. Quorums are not part of it: two majorities of one list always intersect. Every ACQUIRE records the
  * client's membership on the node, in the marker hash, as a field {@code m:<id>} (or {@code m:<id>+<previous id>}
  * for a transition configuration) whose value is the node's time (ms) until which the record stands, at least
  * {@link #windowMs} past the acquire, refreshed by acquires and extensions; a node refuses a client none of whose
@@ -118,17 +118,21 @@ final class Membership {
     }
 
     static String id(List<NodeAddress> nodes) {
-        String canonical = nodes.stream()
-                .map(a -> RedlockContext.hostPort(a).toLowerCase(Locale.ROOT) + "/" + a.database())
-                .sorted().reduce((x, y) -> x + "," + y).orElse("");
+        String canonical = nodes.stream().map(Membership::key).sorted().reduce((x, y) -> x + "," + y).orElse("");
         return Scripts.sha1(canonical).substring(0, 12);
+    }
+
+    /** What identifies a node in a list: its name ({@code ?name=}) when it has one, else {@code host:port/db}. */
+    private static String key(NodeAddress a) {
+        return a.name() != null ? "name:" + a.name() : RedlockContext.hostPort(a).toLowerCase(Locale.ROOT) + "/" + a.database();
     }
 
     private static String describe(List<NodeAddress> nodes, int quorum) {
         StringBuilder b = new StringBuilder().append(nodes.size()).append(" nodes (quorum ").append(quorum).append("): ");
         for (int i = 0; i < nodes.size(); i++) {
             NodeAddress a = nodes.get(i);
-            b.append(i == 0 ? "" : ", ").append(RedlockContext.hostPort(a)).append(a.database() == 0 ? "" : "/" + a.database());
+            b.append(i == 0 ? "" : ", ").append(a.name() != null ? a.name() + " (" : "").append(RedlockContext.hostPort(a))
+                    .append(a.database() == 0 ? "" : "/" + a.database()).append(a.name() != null ? ")" : "");
         }
         return b.toString();
     }

@@ -80,6 +80,9 @@ final class NodeAddress {
 
     String username() { return uri.username(); }
 
+    /** The node's name ({@code ?name=}), or null. */
+    String name() { return uri.name(); }
+
     String password() { return uri.password(); }
 
     boolean tls() { return tls; }

@@ -34,7 +34,8 @@ import java.util.Set;
  * <table>
  *   <caption>Options (property key: {@code redlock.<name>})</caption>
  *   <tr><th>name</th><th>default</th><th>allowed</th></tr>
- *   <tr><td>nodes</td><td>(required)</td><td>1..64 distinct {@code redis://} / {@code rediss://} URIs, comma-separated in properties</td></tr>
+ *   <tr><td>nodes</td><td>(required)</td><td>1..64 distinct {@code redis://} / {@code rediss://} URIs, comma-separated in
+ *       properties; {@code ?name=} names a node reached by different addresses from different clients</td></tr>
  *   <tr><td>quorum</td><td>N/2+1</td><td>N/2 &lt; quorum &lt;= N</td></tr>
  *   <tr><td>driftFactor</td><td>0.01</td><td>[0, 0.5)</td></tr>
  *   <tr><td>fixedDrift</td><td>2ms</td><td>[0, 60s]</td></tr>
@@ -346,7 +347,11 @@ public final class RedlockConfig {
 
         private Builder() {}
 
-        /** The independent Redis masters, as {@code redis://[user:password@]host:port[/db]} or {@code rediss://...}. */
+        /**
+         * The independent Redis masters, as {@code redis://[user:password@]host:port[/db][?name=id]} or
+         * {@code rediss://...}. The node list is part of the lock (see {@link #previousNodes(List)}): every client of a
+         * lock namespace must name the same nodes, by the same addresses or by the same {@code name}.
+         */
         public Builder nodes(String... uris) {
             return nodes(Arrays.asList(Objects.requireNonNull(uris, "nodes")));
         }
@@ -562,6 +567,10 @@ public final class RedlockConfig {
             for (int i = 0; i < raw.size(); i++) {
                 NodeAddress a = NodeAddress.parse(raw.get(i), field, i);
                 for (int j = 0; j < out.size(); j++) {
+                    if (a.name() != null && a.name().equals(out.get(j).name())) {
+                        throw new IllegalArgumentException(field + " must be distinct, but " + field + "[" + i + "] "
+                                + a.redacted() + " has the name of " + field + "[" + j + "] " + out.get(j).redacted());
+                    }
                     if (out.get(j).sameEndpoint(a)) {
                         throw new IllegalArgumentException(field + " must be distinct, but " + field + "[" + i + "] "
                                 + a.redacted() + " is the same server as " + field + "[" + j + "] " + out.get(j).redacted()

@@ -28,9 +28,11 @@ class IoThreadIT {
     static final RedisNodes REDIS = new RedisNodes(3);
 
     private static void blockingCallInCallbackFailsFast(Consumer<Lease> call, String method) throws Exception {
-        try (Redlock redlock = Redlock.create(REDIS.config().build())) {
+        try (Redlock redlock = Redlock.create(REDIS.config().retryCount(50).build())) {
+            Lease blocker = redlock.acquire("io", Duration.ofSeconds(5));
             CompletableFuture<Lease> acquired = redlock.acquireAsync("io", Duration.ofSeconds(5));
             CompletableFuture<Void> inCallback = acquired.thenAccept(call);
+            blocker.release();                        // the acquisition completes now, on the I/O thread
             ExecutionException e = assertThrows(ExecutionException.class, () -> inCallback.get(5, TimeUnit.SECONDS));
             Throwable cause = Failures.unwrap(e);
             assertInstanceOf(IllegalStateException.class, cause, String.valueOf(cause));
@@ -58,8 +60,9 @@ class IoThreadIT {
 
     @Test
     void acquireCloseAndHealthInAnAcquireCallbackThrow() throws Exception {
-        try (Redlock redlock = Redlock.create(REDIS.config().build())) {
+        try (Redlock redlock = Redlock.create(REDIS.config().retryCount(50).build())) {
             for (String method : List.of("acquire", "tryAcquire", "checkHealth", "markNodesFresh", "close")) {
+                Lease blocker = redlock.acquire("io-" + method, Duration.ofSeconds(5));
                 CompletableFuture<Lease> acquired = redlock.acquireAsync("io-" + method, Duration.ofSeconds(5));
                 CompletableFuture<Object> inCallback = acquired.thenApply(l -> switch (method) {
                     case "acquire" -> redlock.acquire("x", Duration.ofSeconds(1));
@@ -71,6 +74,7 @@ class IoThreadIT {
                         yield "closed";
                     }
                 });
+                blocker.release();                    // the acquisition completes now, on the I/O thread
                 ExecutionException e = assertThrows(ExecutionException.class, () -> inCallback.get(5, TimeUnit.SECONDS));
                 assertInstanceOf(IllegalStateException.class, Failures.unwrap(e));
                 assertTrue(Failures.unwrap(e).getMessage().contains("Redlock." + method + "()"), e.getMessage());

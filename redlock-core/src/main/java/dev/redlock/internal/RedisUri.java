@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 
 /**
- * Internal, not API: the one parser of node URIs, {@code redis[s]://[user[:password]@]host[:port][/db]}, and the one
+ * Internal, not API: the one parser of node URIs, {@code redis[s]://[user[:password]@]host[:port][/db][?name=id]}, and the one
  * way a URI or a message is shown without its password. Used by the library's configuration and by this project's
  * tools, so a URI means the same to both. Immutable. Anything here may change or disappear in any release;
  * applications must not use it.
@@ -18,8 +18,12 @@ import java.util.regex.Pattern;
  * @param database 0 when the URI has none, else in [0, 15]
  * @param username null when the URI has none (a password alone is {@code AUTH <password>})
  * @param password null when the URI has none; percent-decoded (RFC 3986; a '+' stays a '+')
+ * @param name     the node's name ({@code ?name=}), null when the URI has none: what identifies the node in a node
+ *                 list when clients reach it by different addresses (proxies, NAT)
  */
-public record RedisUri(boolean tls, String host, int port, int database, String username, String password) {
+public record RedisUri(boolean tls, String host, int port, int database, String username, String password,
+                       String name) {
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
 
     /**
      * Parses {@code raw}; messages start with {@code field} and never echo the password.
@@ -74,7 +78,20 @@ public record RedisUri(boolean tls, String host, int port, int database, String 
                 pass = decode(info.substring(colon + 1), field);
             }
         }
-        return new RedisUri("rediss".equalsIgnoreCase(scheme), host, port, db, user, pass);
+        String name = null;
+        String query = uri.getRawQuery();
+        if (query != null && !query.isEmpty()) {
+            if (!query.startsWith("name=") || query.contains("&")) {
+                throw new IllegalArgumentException(field + " has an unknown query '" + query + "': the one parameter "
+                        + "is name=<node name>");
+            }
+            name = query.substring("name=".length());
+            if (!NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException(field + " name must be 1..64 characters of [A-Za-z0-9._:-], got '"
+                        + name + "'");
+            }
+        }
+        return new RedisUri("rediss".equalsIgnoreCase(scheme), host, port, db, user, pass, name);
     }
 
     /** {@code redis[s]://host:port}: no credentials, no database (IPv6 hosts in brackets). */
@@ -82,14 +99,18 @@ public record RedisUri(boolean tls, String host, int port, int database, String 
         return (tls ? "rediss://" : "redis://") + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }
 
-    /** The URI with the password replaced by {@code ***} (the user name kept), and the database when not 0. */
+    /**
+     * The URI with the password replaced by {@code ***} (the user name kept), the database when not 0 and the name
+     * when there is one.
+     */
     public String redacted() {
         String auth = "";
         if (username != null) auth = username + (password != null ? ":***" : "") + "@";
         else if (password != null) auth = "***@";
         String base = address();
         int split = base.indexOf("//") + 2;
-        return base.substring(0, split) + auth + base.substring(split) + (database != 0 ? "/" + database : "");
+        return base.substring(0, split) + auth + base.substring(split) + (database != 0 ? "/" + database : "")
+                + (name != null ? "?name=" + name : "");
     }
 
     /** {@link #redacted()}: a record's generated form would show the password. */

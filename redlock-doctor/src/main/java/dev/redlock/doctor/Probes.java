@@ -38,6 +38,8 @@ final class Probes {
             case "EXISTS", "GET", "DEL", "UNLINK" -> new Object[] {command, key};   // no such key: nothing to do
             case "HGET" -> new Object[] {"HGET", key, "run"};
             case "HMGET" -> new Object[] {"HMGET", key, "run", "born"};
+            case "HGETALL" -> new Object[] {"HGETALL", key};                     // no such key: empty
+            case "HDEL" -> new Object[] {"HDEL", key, "m:x"};                    // no such key: 0
             case "HSET" -> new Object[] {"HSET", key, "run", "x", "born"};      // odd field list: refused when run
             case "SET" -> new Object[] {"SET", key, "x", "PX", "0"};            // expiry 0: refused when run
             case "PEXPIRE" -> new Object[] {"PEXPIRE", key, "1000"};            // no such key: 0

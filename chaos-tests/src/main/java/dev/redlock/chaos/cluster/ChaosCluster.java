@@ -200,6 +200,9 @@ public final class ChaosCluster implements AutoCloseable {
         return uris(ProxySet.MAIN);
     }
 
+    /** The name every proxy URI of node {@code i} carries ({@code ?name=node<i>}), in every proxy set. */
+    public static final String NODE_NAME = "node";
+
     /** Proxy URIs of a proxy set, creating the set's proxies on first use. */
     public synchronized List<String> uris(ProxySet set) {
         if (external) {
@@ -225,8 +228,9 @@ public final class ChaosCluster implements AutoCloseable {
                 }
             }
         }
+        // every set names node i the same way: clients of different proxy sets are clients of one node list
         List<String> out = new ArrayList<>();
-        for (Proxy p : ps) out.add("redis://" + p.getListen());
+        for (int i = 0; i < ps.size(); i++) out.add("redis://" + ps.get(i).getListen() + "?name=" + NODE_NAME + i);
         return out;
     }
 

@@ -53,7 +53,7 @@ final class DeploymentScripts {
                         + "guard on", Expectation.SAFE, guarded, ctx -> rdbRestart(ctx, false),
                         RESTART.withFixed(AmnesiaScripts.RESTART_ROUNDS, Knob.TTL, Knob.RESTART_QUARANTINE)),
                 new Scenario("d1b", "RDB restart, identity check off", "as d1a, and the harness rewrites the restarted "
-                        + "node's marker to the new process's run_id (what a library without the identity check sees)",
+                        + "node's marker to the new process's identity (what a library without the identity check sees)",
                         Expectation.VIOLATION, guarded, ctx -> rdbRestart(ctx, true), RESTART),
                 new Scenario("d2", "AOF everysec restart", "nodes with appendfsync everysec; node of the holder's "
                         + "majority killed -9 right after the acknowledged acquire and restarted at once; guard on",
@@ -130,9 +130,10 @@ final class DeploymentScripts {
             ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
             if (identityCheckOff) {
                 String run = victim.runId();
-                victim.command("HSET", ScenarioRunner.KEY_PREFIX + "__node", "run", run);
+                String rid = victim.info("replication", "master_replid");
+                victim.command("HSET", ScenarioRunner.KEY_PREFIX + "__node", "run", run, "rid", rid);
                 ctx.history().note("round " + round + ": identity check off: node " + v + "'s marker rewritten to run_id "
-                        + run + " (the reloaded snapshot named the old process)");
+                        + run + " and replication id " + rid + " (the reloaded snapshot named the old process)");
             }
             secondHolderWhileAHolds(ctx, a, ha, b, identityCheckOff, round, ctx.ttl(), ctx.ttl());
         }

@@ -236,7 +236,7 @@ public final class CronLeaderExample {
             instances.sort((a, b) -> Boolean.compare(a.election().isLeader(), b.election().isLeader()));
             for (SchedulerInstance i : instances) i.close();
 
-            Result result = new Result(log.runs(), List.copyOf(events), first.id(), killedEpoch, killedAt, next.id(),
+            Result result = new Result(log.runs(), List.copyOf(events), first.id(), killedEpoch, first.diedAtNanos(), next.id(),
                     nextEpoch, failoverMillis);
             print(result, out);
             return result;
@@ -309,6 +309,7 @@ public final class CronLeaderExample {
         private volatile ScheduledFuture<?> job;
         private volatile boolean dead;
         private volatile boolean closed;
+        private volatile long diedAtNanos;
         private long lastSlot = Long.MIN_VALUE;         // cron thread only
 
         private SchedulerInstance(String id, RedlockConfig config, List<String> uris, int httpPort, JobLog log,
@@ -354,6 +355,11 @@ public final class CronLeaderExample {
 
         boolean isDead() {
             return dead;
+        }
+
+        /** When {@link #kill()} stopped its last job run (monotonic nanos). */
+        long diedAtNanos() {
+            return diedAtNanos;
         }
 
         URI healthUri() {
@@ -422,6 +428,13 @@ public final class CronLeaderExample {
         void kill() {
             dead = true;
             cron.shutdownNow();
+            try {
+                // a tick already running finishes first: the process dies after it, not during it
+                if (!cron.awaitTermination(5, TimeUnit.SECONDS)) out.println("[" + id + "] a tick did not stop in 5 s");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            diedAtNanos = System.nanoTime();
             http.stop(0);
             for (RedissonClient c : clients) c.shutdown(0, 0, TimeUnit.MILLISECONDS);
             close();
