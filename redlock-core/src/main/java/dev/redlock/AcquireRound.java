@@ -22,7 +22,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
     private final RedlockContext ctx;
     private final String resource;
     private final Duration ttl;
-    private final String owner = RedlockContext.newOwner();
+    private final String owner;
     private final long start;
     private QuorumCall votes;
     private State state = State.PENDING;
@@ -40,6 +40,7 @@ final class AcquireRound implements QuorumCall.LateGrants {
         this.ctx = ctx;
         this.resource = resource;
         this.ttl = ttl;
+        this.owner = ctx.newOwnerValue();
         this.start = ctx.ticker().nanoTime();
         this.holders = new String[ctx.nodes().size()];
         this.ages = new long[ctx.nodes().size()];

@@ -4,7 +4,6 @@ import dev.redlock.internal.Failures;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -112,7 +111,7 @@ final class QuorumAcquirer {
             long wait = ctx.retryDelayNanos();
             if (!round.heldElsewhere() && round.splitVote()) {
                 long spent = Math.max(TimeUnit.MICROSECONDS.toNanos(100), ctx.ticker().nanoTime() - round.startNanos());
-                wait = Math.min(wait, ThreadLocalRandom.current().nextLong(2 * spent));
+                wait = Math.min(wait, ctx.seams().nextLong(2 * spent));
             }
             ctx.releases().await(resource, round.heldOnNode(), wait, () -> round(resource, ttl, n + 1, maxRounds, result));
         } else {

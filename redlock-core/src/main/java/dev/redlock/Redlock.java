@@ -3,6 +3,7 @@ package dev.redlock;
 import dev.redlock.internal.Failures;
 import dev.redlock.internal.RedlockInternals;
 import dev.redlock.internal.Resources;
+import dev.redlock.internal.Seams;
 import dev.redlock.internal.Threads;
 import dev.redlock.internal.Ticker;
 import dev.redlock.internal.resp.ConnectionCheck;
@@ -22,6 +23,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -84,6 +87,16 @@ public final class Redlock implements AutoCloseable {
             public void checkMayBlock(Redlock redlock, String method, String alternative) {
                 redlock.ctx.checkMayBlock(method, alternative);
             }
+
+            @Override
+            public Redlock create(RedlockConfig config, Seams seams) {
+                return Redlock.create(config, seams, ConnectionCheck.NONE);
+            }
+
+            @Override
+            public Redlock create(RedlockConfig config, List<? extends NodeTransport> transports, Seams seams) {
+                return Redlock.create(config, transports, seams);
+            }
         });
     }
 
@@ -112,26 +125,26 @@ public final class Redlock implements AutoCloseable {
      *                          message names each such node ({@code host:port}) and setting with its value
      */
     public static Redlock create(RedlockConfig config) {
-        return create(config, Ticker.SYSTEM, RedlockContext::systemMicros, ConnectionCheck.NONE);
+        return create(config, Seams.PRODUCTION, ConnectionCheck.NONE);
     }
 
     static Redlock create(RedlockConfig config, Ticker ticker) {
-        return create(config, ticker, RedlockContext::systemMicros, ConnectionCheck.NONE);
+        return create(config, Seams.builder().ticker(ticker).build(), ConnectionCheck.NONE);
     }
 
     /** With an injected monotonic clock and wall clock (microseconds), for tests. */
     static Redlock create(RedlockConfig config, Ticker ticker, LongSupplier wallMicros) {
-        return create(config, ticker, wallMicros, ConnectionCheck.NONE);
+        return create(config, Seams.builder().ticker(ticker).wallMicros(wallMicros).build(), ConnectionCheck.NONE);
     }
 
     /** As {@link #create(RedlockConfig)}, with a check run on every new connection before it serves lock commands. */
     static Redlock create(RedlockConfig config, Ticker ticker, ConnectionCheck check) {
-        return create(config, ticker, RedlockContext::systemMicros, check);
+        return create(config, Seams.builder().ticker(ticker).build(), check);
     }
 
+    /** The library's own transport, with the given seams (see {@link Seams}) and connection check. */
     @SuppressWarnings("deprecation")   // NioEventLoopGroup: deprecated in Netty 4.2, the one NIO group in both 4.1 and 4.2
-    static Redlock create(RedlockConfig config, Ticker ticker, LongSupplier wallMicros,
-                          ConnectionCheck check) {
+    static Redlock create(RedlockConfig config, Seams seams, ConnectionCheck check) {
         Objects.requireNonNull(config, "config");
         int id = INSTANCES.incrementAndGet();
         // One I/O thread: a lock client sends a few small commands per round, and on one loop a round's sends,
@@ -149,7 +162,7 @@ public final class Redlock implements AutoCloseable {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw new RedlockException("could not create the Redis clients: " + e.getMessage(), e);
         }
-        Redlock r = new Redlock(newContext(config, nodes, ticker, wallMicros, id, loop), group);
+        Redlock r = new Redlock(newContext(config, nodes, seams, id, loop), group);
         // connect every node in parallel, bounded by the connect timeout: a node that is down or stalled delays
         // start-up once, not once per node
         CompletableFuture<?>[] connects = nodes.stream().map(NodeClient::connect).toArray(CompletableFuture[]::new);
@@ -167,8 +180,19 @@ public final class Redlock implements AutoCloseable {
     private Redlock started() {
         ctx.membership().publish(ctx);
         long every = Membership.DESCRIPTION_TTL_MS / 2;
-        ctx.scheduler().scheduleAtFixedRate(() -> ctx.membership().publish(ctx), every, every, TimeUnit.MILLISECONDS);
+        ctx.scheduler().schedule(() -> republish(every), every, TimeUnit.MILLISECONDS);
         return preflight();
+    }
+
+    /** Publishes the membership descriptions again every {@code every} ms, while the instance is open. */
+    private void republish(long every) {
+        if (closed.get()) return;
+        ctx.membership().publish(ctx);
+        try {
+            ctx.scheduler().schedule(() -> republish(every), every, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // closed meanwhile
+        }
     }
 
     /**
@@ -195,6 +219,11 @@ public final class Redlock implements AutoCloseable {
      * @throws RedlockException         in {@link Preflight#STRICT} mode, when a node's settings break the guarantees
      */
     public static Redlock create(RedlockConfig config, List<? extends NodeTransport> transports) {
+        return create(config, transports, Seams.PRODUCTION);
+    }
+
+    /** As {@link #create(RedlockConfig, List)}, with the given seams (the deterministic simulator's path). */
+    static Redlock create(RedlockConfig config, List<? extends NodeTransport> transports, Seams seams) {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(transports, "transports");
         if (transports.size() != config.allNodeAddresses().size()) {
@@ -206,16 +235,21 @@ public final class Redlock implements AutoCloseable {
             nodes.add(NodeClient.over(i, config.allNodeAddresses().get(i).redacted(),
                     Objects.requireNonNull(transports.get(i), "transports[" + i + "]")));
         }
-        return new Redlock(newContext(config, nodes, Ticker.SYSTEM, RedlockContext::systemMicros,
-                INSTANCES.incrementAndGet(), null), null).started();
+        return new Redlock(newContext(config, nodes, seams, INSTANCES.incrementAndGet(), null), null).started();
     }
 
-    private static RedlockContext newContext(RedlockConfig config, List<NodeClient> nodes, Ticker ticker,
-                                             LongSupplier wallMicros, int id, EventLoop ioLoop) {
-        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, Threads.daemon("redlock-" + id + "-scheduler"));
-        scheduler.setRemoveOnCancelPolicy(true);
-        ExecutorService events = Executors.newSingleThreadExecutor(Threads.daemon("redlock-" + id + "-events"));
-        return new RedlockContext(config, nodes, scheduler, events, ticker, ioLoop, wallMicros);
+    /** The context: the seams' scheduler and executor when given (not shut down by close()), else new ones. */
+    private static RedlockContext newContext(RedlockConfig config, List<NodeClient> nodes, Seams seams, int id,
+                                             EventLoop ioLoop) {
+        ScheduledExecutorService scheduler = seams.scheduler();
+        if (scheduler == null) {
+            ScheduledThreadPoolExecutor own = new ScheduledThreadPoolExecutor(1, Threads.daemon("redlock-" + id + "-scheduler"));
+            own.setRemoveOnCancelPolicy(true);
+            scheduler = own;
+        }
+        ExecutorService events = seams.events() != null ? seams.events()
+                : Executors.newSingleThreadExecutor(Threads.daemon("redlock-" + id + "-events"));
+        return new RedlockContext(config, nodes, scheduler, events, seams, ioLoop);
     }
 
     /** The configuration this instance runs with. */
@@ -475,8 +509,8 @@ public final class Redlock implements AutoCloseable {
             log.debug("not every lease was released on close", e);
         }
         ctx.releases().close();
-        ctx.scheduler().shutdownNow();
-        ctx.events().shutdown();
+        if (ctx.seams().scheduler() == null) ctx.scheduler().shutdownNow();
+        if (ctx.seams().events() == null) ctx.events().shutdown();
         CompletableFuture<?>[] closing = ctx.nodes().stream().map(NodeClient::shutdown).toArray(CompletableFuture[]::new);
         try {
             CompletableFuture.allOf(closing).get(NodeClient.connectTimeoutMs(ctx.config()) + 500, TimeUnit.MILLISECONDS);

@@ -1,11 +1,9 @@
 package dev.redlock;
 
 import dev.redlock.internal.Durations;
+import dev.redlock.internal.Seams;
 import dev.redlock.internal.Ticker;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,7 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -27,8 +24,6 @@ import io.netty.channel.EventLoop;
  * and arm their timeout from that loop, so a round costs one thread hop, not one per node.
  */
 final class RedlockContext {
-    private static final SecureRandom OWNER_RANDOM = new SecureRandom();
-
     private final RedlockConfig config;
     private final List<NodeClient> nodes;
     private final ScheduledExecutorService scheduler;
@@ -39,6 +34,7 @@ final class RedlockContext {
     private final String fencePrefix;
     private final String markerKey;
     private final LongSupplier wallMicros;
+    private final Seams seams;
     /** The strictest restart quarantine (ms) this instance has seen a node store, or asked for itself. */
     private final AtomicLong knownQuarantineMs = new AtomicLong();
     private final LongAdder fencePhases = new LongAdder();
@@ -57,14 +53,19 @@ final class RedlockContext {
 
     RedlockContext(RedlockConfig config, List<NodeClient> nodes, ScheduledExecutorService scheduler,
                    ExecutorService events, Ticker ticker, EventLoop ioLoop) {
-        this(config, nodes, scheduler, events, ticker, ioLoop, RedlockContext::systemMicros);
+        this(config, nodes, scheduler, events, Seams.builder().ticker(ticker).build(), ioLoop);
     }
 
-    /** As above, with the wall clock (microseconds since the epoch) used for token guesses and clock checks. */
+    /**
+     * With the seams of a run ({@link Seams}: ticker, wall clock, randomness); {@code scheduler} and {@code events} are
+     * the ones to use (the seams' own, or the Redlock's).
+     */
     RedlockContext(RedlockConfig config, List<NodeClient> nodes, ScheduledExecutorService scheduler,
-                   ExecutorService events, Ticker ticker, EventLoop ioLoop, LongSupplier wallMicros) {
+                   ExecutorService events, Seams seams, EventLoop ioLoop) {
         this.config = config;
-        this.wallMicros = wallMicros;
+        this.seams = seams;
+        this.wallMicros = seams.wallClock();
+        Ticker ticker = seams.ticker();
         this.knownQuarantineMs.set(config.restartQuarantine().toMillis());
         this.ioLoop = ioLoop;
         this.nodes = List.copyOf(nodes);
@@ -80,7 +81,7 @@ final class RedlockContext {
         this.quorum = quorumRule(config);
         this.membership = new Membership(config);
         this.clockWatch = new ClockWatch(nodes.size(), AcquireRound.guessLeadMicros(config));
-        this.guessCapArg = Long.toString(AcquireRound.guessCapMicros(config));
+        this.guessCapArg = Long.toString(seams.uncappedGuesses() ? Long.MAX_VALUE : AcquireRound.guessCapMicros(config));
     }
 
     /** {@link AcquireRound#guessCapMicros} as the ACQUIRE script's argument. */
@@ -194,9 +195,11 @@ final class RedlockContext {
     long wallMicros() { return wallMicros.getAsLong(); }
 
     static long systemMicros() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1000;
+        return Seams.systemMicros();
     }
+
+    /** What makes this instance's run nondeterministic (clocks, randomness, executors). */
+    Seams seams() { return seams; }
 
     /** The quarantine to ask nodes for: the larger of ours and the strictest any node has told us about. */
     long knownQuarantineMs() { return knownQuarantineMs.get(); }
@@ -214,16 +217,19 @@ final class RedlockContext {
 
     /** A fresh 128-bit random owner value (SecureRandom), hex. */
     static String newOwner() {
-        byte[] b = new byte[16];
-        OWNER_RANDOM.nextBytes(b);
-        return HexFormat.of().formatHex(b);
+        return Seams.PRODUCTION.newOwner();
+    }
+
+    /** A fresh 128-bit random owner value from this instance's seams (SecureRandom in production), hex. */
+    String newOwnerValue() {
+        return seams.newOwner();
     }
 
     /** {@code retryDelay} plus uniform jitter in [-retryJitter, +retryJitter], never negative. */
     long retryDelayNanos() {
         long delay = config.retryDelay().toNanos();
         long jitter = config.retryJitter().toNanos();
-        long offset = jitter == 0 ? 0 : ThreadLocalRandom.current().nextLong(-jitter, jitter + 1);
+        long offset = jitter == 0 ? 0 : seams.nextLong(-jitter, jitter + 1);
         return Math.max(0, delay + offset);
     }
 

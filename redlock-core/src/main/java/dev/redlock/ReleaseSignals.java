@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -122,7 +121,7 @@ final class ReleaseSignals {
             if (fired.get() || !probed.compareAndSet(false, true)) return;
             long round = ctx.roundEstimateNanos();
             long spread = Math.max(1, waitingInstances) * round;
-            long pause = spread <= 0 ? 0 : 2 * round + ThreadLocalRandom.current().nextLong(spread);
+            long pause = spread <= 0 ? 0 : 2 * round + ctx.seams().nextLong(spread);
             if (pause < MIN_PAUSE_NANOS) {
                 exists(node, true);
                 return;

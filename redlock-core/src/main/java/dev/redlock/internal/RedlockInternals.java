@@ -2,7 +2,10 @@ package dev.redlock.internal;
 
 import dev.redlock.Lease;
 import dev.redlock.Redlock;
+import dev.redlock.RedlockConfig;
 import dev.redlock.RedlockListener;
+import dev.redlock.spi.NodeTransport;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -26,6 +29,10 @@ public final class RedlockInternals {
         String ownerValue(Lease lease);
 
         void checkMayBlock(Redlock redlock, String method, String alternative);
+
+        Redlock create(RedlockConfig config, Seams seams);
+
+        Redlock create(RedlockConfig config, List<? extends NodeTransport> transports, Seams seams);
     }
 
     /** Called once, by {@code Redlock}. */
@@ -53,6 +60,32 @@ public final class RedlockInternals {
      */
     public static void checkMayBlock(Redlock redlock, String method, String alternative) {
         bridge.checkMayBlock(Objects.requireNonNull(redlock, "redlock"), method, alternative);
+    }
+
+    /**
+     * {@code Redlock.create(config)} with the given {@link Seams} (clocks, executors, randomness): for the chaos
+     * harness (a client whose clock is stepped, a twin with a guard off). Preflight runs as usual.
+     */
+    public static Redlock create(RedlockConfig config, Seams seams) {
+        return bridge().create(Objects.requireNonNull(config, "config"), Objects.requireNonNull(seams, "seams"));
+    }
+
+    /** {@code Redlock.create(config, transports)} with the given {@link Seams}: the deterministic simulator's path. */
+    public static Redlock create(RedlockConfig config, List<? extends NodeTransport> transports, Seams seams) {
+        return bridge().create(Objects.requireNonNull(config, "config"), Objects.requireNonNull(transports, "transports"),
+                Objects.requireNonNull(seams, "seams"));
+    }
+
+    /** The bridge, installed once {@code Redlock} is initialized (which this forces). */
+    private static Bridge bridge() {
+        Bridge b = bridge;
+        if (b != null) return b;
+        try {
+            Class.forName("dev.redlock.Redlock", true, RedlockInternals.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("dev.redlock.Redlock is missing", e);
+        }
+        return bridge;
     }
 
     /** The monotonic clock {@code redlock} times its leases' validity on. */
