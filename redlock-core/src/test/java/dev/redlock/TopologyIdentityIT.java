@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.redlock.election.LeaderElection;
 import dev.redlock.testing.RedisNodes;
 import dev.redlock.testkit.RedisNode;
 import dev.redlock.testkit.RedisProcess;
@@ -58,6 +59,48 @@ class TopologyIdentityIT {
                 } finally {
                     second.ifPresent(Lease::release);
                     held.release();
+                }
+            }
+        } finally {
+            master.close();
+            replica.close();
+        }
+    }
+
+    /** The same failover with leader elections: a follower behind the proxy must not be elected beside the leader. */
+    @Test
+    void failoverBehindAProxyThatKeepsConnectionsElectsNoSecondLeader() throws Exception {
+        RedisNode master = RedisNode.start();
+        RedisNode replica = RedisNode.start();
+        try (SwitchingProxy x = SwitchingProxy.to(master.port())) {
+            RedlockConfig cfg = REDIS.config().nodes(List.of(x.uri(), REDIS.uris().get(0), REDIS.uris().get(1)))
+                    .restartQuarantine(QUARANTINE).build();
+            attach(replica, master);
+            try (Redlock a = Redlock.create(cfg); Redlock b = Redlock.create(cfg)) {
+                a.markNodesFresh();
+                a.acquire("cron", Duration.ofSeconds(1)).release();
+                b.acquire("warm-up", Duration.ofSeconds(1)).release();          // B's connection: handshaken with M
+                awaitSynced(replica, master);
+                replica.command("REPLICAOF", "NO", "ONE");
+                REDIS.node(1).command("SET", P + "cron", "foreign", "PX", "60000");
+                try (LeaderElection leader = LeaderElection.builder(a, "cron").instanceId("a").leaseTtl(QUARANTINE).build()) {
+                    leader.start();
+                    await().atMost(Duration.ofSeconds(5)).until(leader::isLeader);   // on X (M) and node 0
+                    REDIS.node(1).command("DEL", P + "cron");
+                    long epoch = leader.currentEpoch().orElseThrow();
+                    master.kill();
+                    x.switchTo(replica.port());
+                    try (LeaderElection follower = LeaderElection.builder(b, "cron").instanceId("b")
+                            .leaseTtl(QUARANTINE).renewInterval(Duration.ofMillis(100)).build()) {
+                        follower.start();
+                        long until = System.nanoTime() + Duration.ofMillis(800).toNanos();
+                        while (System.nanoTime() < until) {
+                            assertTrue(!(follower.isLeader() && leader.isLeader()), () -> "two leaders: epoch " + epoch
+                                    + " and " + follower.currentEpoch());
+                            Thread.sleep(5);
+                        }
+                        assertTrue(follower.lastFailure().isPresent(), "the follower's rounds failed");
+                    }
                 }
             }
         } finally {
