@@ -429,7 +429,8 @@ public final class Redlock implements AutoCloseable {
     /**
      * Completes every pending acquisition exceptionally (a {@link RedlockException} saying the instance was closed),
      * waits (about two node timeouts at most) for rounds still in flight, which release whatever they obtain, releases
-     * every lease still held by this instance (token-checked), then shuts down the clients it created, its scheduler
+     * every lease still held by this instance (token-checked; to a holder still running work that is a loss:
+     * {@link Lease#whenLost()} completes, {@code withLock} and {@code withLockAsync} report it), then shuts down the clients it created, its scheduler
      * and its event loop. Idempotent.
      */
     @Override
