@@ -1,8 +1,10 @@
 package dev.redlock;
 
+import dev.redlock.internal.Durations;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -44,6 +46,11 @@ final class HeldLease implements Lease {
     private volatile long watchdogDue;       // when the scheduled renewal is due (ticker nanos): its lateness
     private CompletableFuture<Boolean> extensions = NO_EXTENSION;   // the last extension in flight (guarded by this)
     private CompletableFuture<Void> released;     // the first release's, returned to every caller (guarded by this)
+    /** whenLost()'s source: normal on loss or Redlock.close(), CancellationException on the holder's release. */
+    private final CompletableFuture<Void> lossSignal = new CompletableFuture<>();
+    private final long holdStart;            // the acquire round's start (ticker nanos): maxHold counts from here
+    private volatile ScheduledFuture<?> maxHoldTimer;
+    private volatile boolean closedUnder;    // released by Redlock.close() while held: a loss to its holder
 
     HeldLease(RedlockContext ctx, String resource, String owner, long token, Duration ttl, long deadline) {
         this.ctx = ctx;
@@ -52,6 +59,7 @@ final class HeldLease implements Lease {
         this.token = token;
         this.ttl = ttl;
         this.deadline = deadline;
+        this.holdStart = deadline - ttl.toNanos() + ctx.config().driftNanos(ttl);
     }
 
     @Override
@@ -92,7 +100,7 @@ final class HeldLease implements Lease {
     }
 
     boolean isLost() {
-        return state.get() == State.LOST || (state.get() == State.HELD && deadline - ctx.ticker().nanoTime() <= 0);
+        return closedUnder || state.get() == State.LOST || (state.get() == State.HELD && deadline - ctx.ticker().nanoTime() <= 0);
     }
 
     String lostReason() {
@@ -102,7 +110,7 @@ final class HeldLease implements Lease {
     @Override
     public void checkValid() {
         State s = state.get();
-        if (s == State.RELEASED) throw new LeaseLostException(resource, "released");
+        if (s == State.RELEASED) throw new LeaseLostException(resource, closedUnder ? lostReason : "released");
         if (s == State.LOST) throw new LeaseLostException(resource, lostReason);
         if (deadline - ctx.ticker().nanoTime() <= 0) {
             markLost(RedlockListener.LossReason.EXPIRED, "validity ran out");
@@ -140,11 +148,13 @@ final class HeldLease implements Lease {
      * are told asked for it.
      */
     CompletableFuture<Boolean> extendAsync(Duration newTtl, RedlockListener.ExtendTrigger trigger) {
+        RedlockListener.Step step = ctx.listeners().any() ? ctx.listeners().onExtendStart(resource, trigger) : null;
         CompletableFuture<Boolean> next;
         synchronized (this) {
             next = extensions.handle((x, e) -> null).thenCompose(x -> extendRound(newTtl, trigger));
             extensions = next;
         }
+        if (step != null) next.whenComplete((ok, e) -> Steps.end(step, Boolean.TRUE.equals(ok) ? "extended" : "failed", e));
         return next;
     }
 
@@ -207,10 +217,34 @@ final class HeldLease implements Lease {
         }
     }
 
-    /** Starts auto-extension every ttl/3; a failed extension is retried until the validity ends. */
+    /**
+     * Starts auto-extension every ttl/3 (once: later calls do nothing); a failed extension is retried until the
+     * validity ends. With {@code maxHold} set, the lease is lost (MAX_HOLD) that long after its acquire.
+     */
     void startWatchdog() {
-        watchdog = true;
+        synchronized (this) {
+            if (watchdog) return;
+            watchdog = true;
+        }
         scheduleRenewal(ttl.toNanos() / 3);
+        startMaxHoldTimer();
+    }
+
+    @Override
+    public Lease keepAlive() {
+        startWatchdog();
+        return this;
+    }
+
+    /** Arms the timer that ends an auto-extended lease {@code maxHold} after its acquire (none when maxHold is 0). */
+    private void startMaxHoldTimer() {
+        Duration cap = ctx.config().maxHold();
+        if (cap.isZero() || state.get() != State.HELD) return;
+        long delay = Math.max(0, holdStart + cap.toNanos() - ctx.ticker().nanoTime());
+        ScheduledFuture<?> t = ctx.scheduler().schedule(() -> markLost(RedlockListener.LossReason.MAX_HOLD,
+                "held for maxHold (" + Durations.human(cap) + "); auto-extension stopped"), delay, TimeUnit.NANOSECONDS);
+        maxHoldTimer = t;
+        if (state.get() != State.HELD) t.cancel(false);   // released meanwhile: cancelTimers may have missed it
     }
 
     private void scheduleRenewal(long delayNanos) {
@@ -250,7 +284,45 @@ final class HeldLease implements Lease {
         log.debug("lease on '{}' lost: {}", resource, reason);
         ctx.listeners().onLeaseLost(resource, why);
         for (OnceListener l : lostListeners) runListener(l);
+        signalLoss();
         ctx.release(resource, owner, ctx.allNodes());
+    }
+
+    /**
+     * Completes {@link #whenLost()}'s source normally on the events thread (as onLost listeners run), never on the
+     * I/O or scheduler thread; inline once the Redlock is closed.
+     */
+    private void signalLoss() {
+        try {
+            ctx.events().execute(() -> lossSignal.complete(null));
+        } catch (RejectedExecutionException e) {
+            lossSignal.complete(null);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Void> whenLost() {
+        // one mirror per call: a caller that cancels or completes its future changes nothing for the others
+        CompletableFuture<Void> mirror = new CompletableFuture<>();
+        lossSignal.whenComplete((x, e) -> {
+            if (e == null) mirror.complete(null);
+            else mirror.completeExceptionally(e);
+        });
+        return mirror;
+    }
+
+    /**
+     * {@link Redlock#close()}'s release: to a holder still running work this is a loss (the lock is taken away),
+     * so {@link #whenLost()} completes normally, {@link #isLost()} is true and {@link #checkValid()} names the close;
+     * listeners are told of a release, as before.
+     */
+    CompletableFuture<Void> releaseOnClose() {
+        if (state.get() == State.HELD) {
+            lostReason = "the Redlock was closed";
+            closedUnder = true;
+            signalLoss();
+        }
+        return releaseAsync();
     }
 
     @Override
@@ -316,10 +388,19 @@ final class HeldLease implements Lease {
             if (released != null) return released;
             released = out = new CompletableFuture<>();
         }
-        if (state.getAndSet(State.RELEASED) == State.HELD) ctx.listeners().onLeaseReleased(resource);
+        RedlockListener.Step step = ctx.listeners().any() ? ctx.listeners().onReleaseStart(resource) : null;
+        State was = state.getAndSet(State.RELEASED);
+        if (was == State.HELD) ctx.listeners().onLeaseReleased(resource);
+        if (was == State.HELD && !closedUnder) {
+            lossSignal.completeExceptionally(new CancellationException("lease on '" + resource + "' released"));
+        }
         cancelTimers();
         ctx.live().remove(this);
-        ctx.release(resource, owner, ctx.allNodes()).quorumAnswered().whenComplete((x, e) -> out.complete(null));
+        QuorumCall call = ctx.release(resource, owner, ctx.allNodes());
+        call.quorumAnswered().whenComplete((x, e) -> {
+            if (step != null) Steps.end(step, Steps.releaseOutcome(call, ctx.config().quorum()), null);
+            out.complete(null);
+        });
         return out;
     }
 
@@ -334,6 +415,8 @@ final class HeldLease implements Lease {
         if (e != null) e.cancel(false);
         ScheduledFuture<?> w = watchdogTimer;
         if (w != null) w.cancel(false);
+        ScheduledFuture<?> m = maxHoldTimer;
+        if (m != null) m.cancel(false);
     }
 
     @Override

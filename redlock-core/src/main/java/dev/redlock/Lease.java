@@ -97,4 +97,29 @@ public interface Lease extends AutoCloseable {
      * Listeners must not block for long; exceptions they throw are logged.
      */
     void onLost(Runnable listener);
+
+    /**
+     * Starts the watchdog on this lease, whichever call returned it: it is extended every ttl/3 with its current TTL
+     * until it is released or lost (an extension that fails is retried until the validity ends; then the lease is
+     * lost). Idempotent: a second call, or a call on a lease whose watchdog already runs ({@link Redlock#withLock}),
+     * does nothing; on a released or lost lease it does nothing. With {@link RedlockConfig#maxHold()} set, an
+     * auto-extended lease is lost (reason {@code MAX_HOLD}) that long after its acquire.
+     *
+     * @return this lease
+     */
+    Lease keepAlive();
+
+    /**
+     * A future that tells running work the lease was taken away, without polling. It completes <b>normally</b> when
+     * the lease is lost (validity ran out, an extension failed, {@code maxHold} reached) or when
+     * {@link Redlock#close()} releases it while held; it completes <b>exceptionally with a
+     * {@link java.util.concurrent.CancellationException}</b> once its holder releases it first ({@link #release()},
+     * {@link #close()}, {@link #releaseAsync()}). A lease that is never released nor lost leaves it pending.
+     *
+     * <p>Each call returns a new future: cancelling or completing it changes nothing for other callers or the lease.
+     * A loss completes it on an internal events thread (the one {@link #onLost} listeners run on), a release on the
+     * releasing thread: stages chained to it must not block for long. Then {@link #checkValid()} throws a
+     * {@link LeaseLostException} that says why.
+     */
+    CompletableFuture<Void> whenLost();
 }

@@ -53,6 +53,45 @@ final class Listeners implements RedlockListener {
     }
 
     @Override
+    public Step onAcquireStart(String resource, AcquireMode mode) {
+        Step out = null;
+        for (RedlockListener l : all) {
+            try {
+                out = Steps.both(out, l.onAcquireStart(resource, mode));
+            } catch (RuntimeException e) {
+                failed(l, "onAcquireStart", e);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Step onExtendStart(String resource, ExtendTrigger trigger) {
+        Step out = null;
+        for (RedlockListener l : all) {
+            try {
+                out = Steps.both(out, l.onExtendStart(resource, trigger));
+            } catch (RuntimeException e) {
+                failed(l, "onExtendStart", e);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Step onReleaseStart(String resource) {
+        Step out = null;
+        for (RedlockListener l : all) {
+            try {
+                out = Steps.both(out, l.onReleaseStart(resource));
+            } catch (RuntimeException e) {
+                failed(l, "onReleaseStart", e);
+            }
+        }
+        return out;
+    }
+
+    @Override
     public void onAcquire(String resource, AcquireMode mode, AcquireOutcome outcome, int rounds, long nanos) {
         for (RedlockListener l : all) {
             try {

@@ -2,6 +2,7 @@ package dev.redlock;
 
 import dev.redlock.internal.Failures;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +30,7 @@ final class QuorumAcquirer {
         if (ctx.listeners().any()) {
             // what onAcquire reports travels with the future; without a listener, nothing more than before
             Acquisition a = new Acquisition(resource, mode, ctx.ticker().nanoTime());
+            a.step = ctx.listeners().onAcquireStart(resource, mode);
             a.whenComplete((l, e) -> {
                 ctx.pending().remove(a);
                 report(a, e);
@@ -49,6 +51,7 @@ final class QuorumAcquirer {
         final RedlockListener.AcquireMode mode;
         final long startNanos;
         volatile int rounds;
+        volatile RedlockListener.Step step;     // what a tracing listener asked to be told the end of, or null
 
         Acquisition(String resource, RedlockListener.AcquireMode mode, long startNanos) {
             this.resource = resource;
@@ -64,6 +67,8 @@ final class QuorumAcquirer {
                 : t instanceof LockUnavailableException ? RedlockListener.AcquireOutcome.UNAVAILABLE
                 : RedlockListener.AcquireOutcome.ERROR;
         ctx.listeners().onAcquire(a.resource, a.mode, outcome, a.rounds, ctx.ticker().nanoTime() - a.startNanos);
+        RedlockListener.Step step = a.step;
+        if (step != null) Steps.end(step, outcome.name().toLowerCase(Locale.ROOT), t);
     }
 
     private void round(String resource, Duration ttl, int n, int maxRounds, CompletableFuture<HeldLease> result) {

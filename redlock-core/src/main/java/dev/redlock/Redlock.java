@@ -20,6 +20,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -379,8 +381,9 @@ public final class Redlock implements AutoCloseable {
      *
      * <p>If the lease is lost while the task runs (an extension could not reach a quorum before the validity ended),
      * {@link Lease#checkValid()} throws from then on, {@link Lease#onLost} listeners run, and when the task returns
-     * normally {@code withLock} throws {@link LeaseLostException} instead of returning its result. The task thread is
-     * not interrupted: check validity before each side effect and fence your writes.
+     * normally {@code withLock} throws {@link LeaseLostException} instead of returning its result; so it does when
+     * {@link #close()} released the lease while the task ran. The task thread is not interrupted, unless the task is
+     * wrapped in {@link LockedTask#interruptOnLoss}: check validity before each side effect and fence your writes.
      *
      * @throws LockUnavailableException when the lock could not be acquired (the task did not run)
      * @throws LeaseLostException       when the lease was lost before the task returned
@@ -397,7 +400,7 @@ public final class Redlock implements AutoCloseable {
         try {
             result = task.run(lease);
         } catch (Exception e) {
-            if (lease.isLost()) e.addSuppressed(new LeaseLostException(resource, lease.lostReason()));
+            if (lease.isLost() && !(e instanceof LeaseLostException)) e.addSuppressed(new LeaseLostException(resource, lease.lostReason()));
             throw e;
         } finally {
             lost = lease.isLost();
@@ -406,6 +409,29 @@ public final class Redlock implements AutoCloseable {
         }
         if (lost) throw new LeaseLostException(resource, reason + " while the task ran");
         return result;
+    }
+
+    /**
+     * Asynchronous {@link #withLock}: acquires ({@link #acquireAsync}), calls {@code task} with the lease (on the
+     * default async executor of {@link CompletableFuture}, never on an I/O thread), keeps the lease extended every
+     * ttl/3 while the task's stage runs ({@link Lease#keepAlive()}), and releases it when the stage completes,
+     * normally or not, before the returned future completes with the stage's result or failure. No thread waits.
+     *
+     * <p>If the lease is lost first (an extension could not re-hold a quorum in time, {@code maxHold} was reached,
+     * or {@link #close()} took it), the returned future completes exceptionally with {@link LeaseLostException} at
+     * once: the task's stage is neither waited for nor cancelled; the task can watch {@link Lease#whenLost()} to stop
+     * its work. Cancelling the returned future before the lease is acquired cancels the acquisition (a lease a round
+     * still obtains is released); cancelling it while the task runs releases the lease. Either way the task's stage
+     * is left alone. The future completes on an internal thread: stages chained to it must not block.
+     *
+     * @return the stage's result; exceptionally {@link LockUnavailableException} when the lock could not be acquired
+     *         (the task was not called), {@link LeaseLostException}, or whatever the task threw or its stage failed with
+     * @throws IllegalArgumentException on a bad resource name or TTL
+     * @throws IllegalStateException    after {@link #close()}
+     */
+    public <T> CompletableFuture<T> withLockAsync(String resource, Duration ttl,
+                                                  Function<Lease, ? extends CompletionStage<T>> task) {
+        return AsyncLocking.withLock(this, resource, ttl, task);
     }
 
     /**
@@ -484,7 +510,8 @@ public final class Redlock implements AutoCloseable {
     /**
      * Completes every pending acquisition exceptionally (a {@link RedlockException} saying the instance was closed),
      * waits (about two node timeouts at most) for rounds still in flight, which release whatever they obtain, releases
-     * every lease still held by this instance (token-checked), then shuts down the clients it created, its scheduler
+     * every lease still held by this instance (token-checked; to a holder still running work that is a loss:
+     * {@link Lease#whenLost()} completes, {@code withLock} and {@code withLockAsync} report it), then shuts down the clients it created, its scheduler
      * and its event loop. Idempotent.
      *
      * @throws IllegalStateException when called on the library's I/O thread (it would wait for that thread)
@@ -499,7 +526,7 @@ public final class Redlock implements AutoCloseable {
             p.getKey().completeExceptionally(new RedlockException("Redlock was closed while acquiring '" + p.getValue() + "'"));
         }
         List<CompletableFuture<?>> releases = new ArrayList<>(ctx.inFlight());
-        for (HeldLease l : List.copyOf(ctx.live())) releases.add(l.releaseAsync());
+        for (HeldLease l : List.copyOf(ctx.live())) releases.add(l.releaseOnClose());
         try {
             CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
                     .get(ctx.config().nodeTimeout().toMillis() * 2 + 1000, TimeUnit.MILLISECONDS);

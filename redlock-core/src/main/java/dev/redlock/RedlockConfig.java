@@ -51,6 +51,7 @@ import java.util.Set;
  *       distinct URIs, not the same set as {@code nodes}; every round then needs a quorum of both lists</td></tr>
  *   <tr><td>previousQuorum</td><td>P/2+1</td><td>P/2 &lt; previousQuorum &lt;= P (P = size of previousNodes); only
  *       with previousNodes</td></tr>
+ *   <tr><td>maxHold</td><td>0 (no cap)</td><td>0, or (nodeTimeout, 24h]; how long auto-extension keeps a lease</td></tr>
  *   <tr><td>tlsTrustStore, tlsTrustStorePassword</td><td>the JDK's trust store</td><td>a readable PKCS12 or JKS file
  *       that opens with the password; certificates trusted by {@code rediss://} connections</td></tr>
  *   <tr><td>tlsKeyStore, tlsKeyStorePassword</td><td>none</td><td>a readable PKCS12 or JKS file that opens with the
@@ -88,6 +89,7 @@ public final class RedlockConfig {
     private final String tlsTrustStorePassword;
     private final Path tlsKeyStore;
     private final String tlsKeyStorePassword;
+    private final Duration maxHold;
 
     private RedlockConfig(Builder b, List<NodeAddress> nodes, int quorum, List<NodeAddress> previousNodes,
                           int previousQuorum) {
@@ -112,6 +114,7 @@ public final class RedlockConfig {
         this.tlsTrustStorePassword = b.tlsTrustStorePassword;
         this.tlsKeyStore = b.tlsKeyStore;
         this.tlsKeyStorePassword = b.tlsKeyStorePassword;
+        this.maxHold = b.maxHold;
     }
 
     public static Builder builder() {
@@ -141,6 +144,7 @@ public final class RedlockConfig {
         b.tlsTrustStorePassword = tlsTrustStorePassword;
         b.tlsKeyStore = tlsKeyStore;
         b.tlsKeyStorePassword = tlsKeyStorePassword;
+        b.maxHold = maxHold;
         return b;
     }
 
@@ -177,10 +181,11 @@ public final class RedlockConfig {
                 case "tlsTrustStorePassword" -> b.tlsTrustStorePassword = value;
                 case "tlsKeyStore" -> b.tlsKeyStore = Path.of(value);
                 case "tlsKeyStorePassword" -> b.tlsKeyStorePassword = value;
+                case "maxHold" -> b.maxHold(parseDuration(key, value));
                 default -> throw new IllegalArgumentException("unknown property " + key + "; known: redlock.{nodes, quorum, "
                         + "driftFactor, fixedDrift, nodeTimeout, retryCount, retryDelay, retryJitter, keyPrefix, fencing, "
-                        + "restartQuarantine, preflight, previousNodes, previousQuorum, tlsTrustStore, tlsTrustStorePassword, "
-                        + "tlsKeyStore, tlsKeyStorePassword}");
+                        + "restartQuarantine, preflight, previousNodes, previousQuorum, maxHold, tlsTrustStore, "
+                        + "tlsTrustStorePassword, tlsKeyStore, tlsKeyStorePassword}");
             }
         }
         if (!props.containsKey(PROPERTY_PREFIX + "nodes")) {
@@ -255,6 +260,9 @@ public final class RedlockConfig {
 
     /** What {@link Redlock#create} does about node settings that break the guarantees; default {@link Preflight#STRICT}. */
     public Preflight preflight() { return preflight; }
+    /** How long auto-extension keeps a lease after its acquire before the lease is lost; {@link Duration#ZERO} = no cap. */
+    public Duration maxHold() { return maxHold; }
+
     /** The trust store of {@code rediss://} connections; empty = the JDK's default trust store. */
     public Optional<Path> tlsTrustStore() { return Optional.ofNullable(tlsTrustStore); }
 
@@ -282,6 +290,7 @@ public final class RedlockConfig {
                 + retryJitter.toMillis() + "ms, keyPrefix='" + keyPrefix + "', fencing=" + fencing
                 + ", restartQuarantine=" + restartQuarantine.toMillis() + "ms, preflight=" + preflight
                 + (previousNodes.isEmpty() ? "" : ", previousNodes=" + previousNodes() + ", previousQuorum=" + previousQuorum)
+                + ", maxHold=" + maxHold.toMillis() + "ms"
                 + (tlsTrustStore != null ? ", tlsTrustStore=" + tlsTrustStore : "")
                 + (tlsKeyStore != null ? ", tlsKeyStore=" + tlsKeyStore : "") + "}";
     }
@@ -344,6 +353,7 @@ public final class RedlockConfig {
         private String tlsTrustStorePassword;
         private Path tlsKeyStore;
         private String tlsKeyStorePassword;
+        private Duration maxHold = Duration.ZERO;
 
         private Builder() {}
 
@@ -486,6 +496,18 @@ public final class RedlockConfig {
         }
 
         /**
+         * How long auto-extension (the watchdog of {@link Lease#keepAlive()}, {@code withLock}, {@code withLockAsync},
+         * {@link RedlockLock}) keeps a lease, counted from its acquire; then the lease is lost (reason
+         * {@code MAX_HOLD}, its keys released), so a stuck holder cannot keep a lock forever. 0 or more than
+         * {@code nodeTimeout}, at most 24 h; default {@link Duration#ZERO}: no cap. Manual {@link Lease#extend} is not
+         * capped.
+         */
+        public Builder maxHold(Duration maxHold) {
+            this.maxHold = maxHold;
+            return this;
+        }
+
+        /**
          * Validates every field and returns an immutable config.
          *
          * @throws IllegalArgumentException naming the field, its value and the allowed range
@@ -523,6 +545,11 @@ public final class RedlockConfig {
             if (preflight == null) throw new IllegalArgumentException("preflight must be STRICT, WARN or OFF, got null");
             checkStore("tlsTrustStore", tlsTrustStore, tlsTrustStorePassword);
             checkStore("tlsKeyStore", tlsKeyStore, tlsKeyStorePassword);
+            checkRange("maxHold", maxHold, true, MAX_QUARANTINE);
+            if (!maxHold.isZero() && maxHold.compareTo(nodeTimeout) <= 0) {
+                throw new IllegalArgumentException("maxHold must be 0 (no cap) or greater than nodeTimeout ("
+                        + Durations.human(nodeTimeout) + "), got " + Durations.human(maxHold));
+            }
             List<NodeAddress> previous = parsedPreviousNodes != null ? parsedPreviousNodes
                     : previousNodes.isEmpty() ? List.of() : parseNodes(previousNodes, "previousNodes");
             int pq = 0;

@@ -61,7 +61,7 @@ public interface RedlockListener {
 
     /** Who asked for an extension. */
     enum ExtendTrigger {
-        /** The watchdog of {@link Redlock#withLock} or {@link RedlockLock}. */
+        /** The watchdog: {@link Lease#keepAlive()}, {@link Redlock#withLock}, {@link Redlock#withLockAsync}, {@link RedlockLock}. */
         WATCHDOG,
         /** {@link Lease#extend} (a leader election's renewal is one). */
         MANUAL
@@ -79,8 +79,49 @@ public interface RedlockListener {
          * A node of its round reported, after the grant, that it serves a client with another node list (see
          * {@link MembershipConflictException}): the lease is given up at once.
          */
-        MEMBERSHIP_CONFLICT
+        MEMBERSHIP_CONFLICT,
+        /** It was auto-extended for {@link RedlockConfig#maxHold()} since its acquire: the cap ended it. */
+        MAX_HOLD
     }
+
+    /**
+     * A step in progress (an acquisition, an extension, a release) that a listener asked to be told the end of, by
+     * returning it from {@link #onAcquireStart}, {@link #onExtendStart} or {@link #onReleaseStart}: a tracing
+     * listener opens a span at the start and closes it here. Ended exactly once, on the thread where the step ends
+     * (mostly the I/O thread: must not block); an exception it throws is logged.
+     */
+    @FunctionalInterface
+    interface Step {
+        /**
+         * @param outcome acquisition: {@code acquired}, {@code unavailable}, {@code error}, {@code cancelled} (the
+         *                {@link AcquireOutcome}, lower case); extension: {@code extended}, {@code failed}; release:
+         *                {@code released} (a quorum of nodes answered it), {@code incomplete} (fewer did within
+         *                {@code nodeTimeout}: the rest keep the key until its TTL ends)
+         * @param error   why an acquisition failed (the exception its caller gets), else null
+         */
+        void end(String outcome, Throwable error);
+    }
+
+    /**
+     * An acquisition starts, on the caller's thread ({@link Redlock#acquire}, {@link Redlock#tryAcquire},
+     * {@link Redlock#acquireAsync}, a lock or election method), so a tracing listener finds the caller's current
+     * span there. Return a {@link Step} to be told when it ends (as {@link #onAcquire} is), or null: the default.
+     */
+    default Step onAcquireStart(String resource, AcquireMode mode) { return null; }
+
+    /**
+     * An extension of a held lease starts: on the caller's thread for {@link Lease#extend}, on the scheduler's for
+     * the watchdog. Return a {@link Step} to be told when it ends (it includes waiting for an extension already in
+     * flight), or null: the default.
+     */
+    default Step onExtendStart(String resource, ExtendTrigger trigger) { return null; }
+
+    /**
+     * The release of a lease starts, on the thread that called {@link Lease#release()}, {@link Lease#releaseAsync()}
+     * or {@link Redlock#close()}; once per lease. Return a {@link Step} to be told when a quorum of nodes answered
+     * it, or null: the default.
+     */
+    default Step onReleaseStart(String resource) { return null; }
 
     /**
      * An acquisition ended.

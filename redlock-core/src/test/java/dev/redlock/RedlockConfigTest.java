@@ -40,6 +40,7 @@ class RedlockConfigTest {
         assertEquals("redlock:", c.keyPrefix());
         assertTrue(c.fencing());
         assertEquals(Duration.ofSeconds(30), c.restartQuarantine());
+        assertEquals(Duration.ZERO, c.maxHold(), "no cap by default");
         assertEquals(2, RedlockConfig.builder().nodes(FIVE.subList(0, 3)).build().quorum());
         assertEquals(1, RedlockConfig.builder().nodes(FIVE.subList(0, 1)).build().quorum());
     }
@@ -110,6 +111,22 @@ class RedlockConfigTest {
     }
 
     @Test
+    void maxHoldIsZeroOrMoreThanNodeTimeoutAndAtMostADay() {
+        assertEquals("maxHold must be in [0, 24h], got 25h", invalid(b -> b.maxHold(Duration.ofHours(25))));
+        assertEquals("maxHold must be in [0, 24h], got -1s", invalid(b -> b.maxHold(Duration.ofSeconds(-1))));
+        assertEquals("maxHold must not be null", invalid(b -> b.maxHold(null)));
+        assertEquals("maxHold must be 0 (no cap) or greater than nodeTimeout (100ms), got 100ms",
+                invalid(b -> b.maxHold(Duration.ofMillis(100))));
+        assertEquals("maxHold must be 0 (no cap) or greater than nodeTimeout (250ms), got 200ms",
+                invalid(b -> b.nodeTimeout(Duration.ofMillis(250)).maxHold(Duration.ofMillis(200))));
+        assertEquals(Duration.ofMillis(101), RedlockConfig.builder().nodes(FIVE).maxHold(Duration.ofMillis(101)).build().maxHold());
+        assertEquals(Duration.ofHours(24), RedlockConfig.builder().nodes(FIVE).maxHold(Duration.ofHours(24)).build().maxHold());
+        RedlockConfig capped = RedlockConfig.builder().nodes(FIVE).maxHold(Duration.ofMinutes(10)).build();
+        assertEquals(Duration.ofMinutes(10), capped.toBuilder().build().maxHold());
+        assertTrue(capped.toString().contains("maxHold=600000ms"), capped.toString());
+    }
+
+    @Test
     void nodesAreValidated() {
         assertTrue(invalid(b -> b.nodes(List.of())).startsWith("nodes must list 1..64"));
         assertTrue(invalid(b -> b.nodes("http://x:1")).startsWith("nodes[0] must use scheme redis:// or rediss://"));
@@ -162,6 +179,7 @@ class RedlockConfigTest {
                 "redlock.preflight = warn",
                 "redlock.previousNodes = redis://127.0.0.1:7001, redis://127.0.0.1:7002",
                 "redlock.previousQuorum = 2",
+                "redlock.maxHold = 10m",
                 "other.key = ignored"));
         RedlockConfig c = RedlockConfig.load(file);
         assertEquals(3, c.nodes().size());
@@ -178,12 +196,13 @@ class RedlockConfigTest {
         assertEquals(Preflight.WARN, c.preflight());
         assertEquals(List.of("redis://127.0.0.1:7001", "redis://127.0.0.1:7002"), c.previousNodes());
         assertEquals(2, c.previousQuorum());
+        assertEquals(Duration.ofMinutes(10), c.maxHold());
         assertEquals(Preflight.STRICT, RedlockConfig.builder().nodes("redis://127.0.0.1:7001").build().preflight());
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"redlock.qourum=3", "redlock.retryCount=many", "redlock.fencing=yes", "redlock.nodeTimeout=fast",
-            "redlock.preflight=lenient"})
+            "redlock.preflight=lenient", "redlock.maxHold=forever"})
     void badPropertiesNameTheKey(String line) throws IOException {
         Properties p = new Properties();
         p.load(new StringReader("redlock.nodes=redis://127.0.0.1:7001\n" + line));

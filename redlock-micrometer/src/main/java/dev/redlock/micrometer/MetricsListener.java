@@ -47,9 +47,11 @@ final class MetricsListener implements RedlockListener {
     private final Timer[] nodeRequests;                         // [node][operation][result], flattened
     private final AtomicLong active = new AtomicLong();
     private final Map<String, ElectionMeters> elections = new ConcurrentHashMap<>();
+    private final boolean observed;       // the acquire and extend timers come from RedlockObservations
 
-    MetricsListener(MeterRegistry registry, Tags common, Function<String, String> resourceTag, int nodes) {
+    MetricsListener(MeterRegistry registry, Tags common, Function<String, String> resourceTag, int nodes, boolean observed) {
         this.registry = registry;
+        this.observed = observed;
         this.common = common;
         this.resourceTag = resourceTag;
         this.untagged = new ResourceMeters(common);
@@ -168,7 +170,7 @@ final class MetricsListener implements RedlockListener {
 
     @Override
     public void onAcquire(String resource, AcquireMode mode, AcquireOutcome outcome, int rounds, long nanos) {
-        meters(resource).acquire(outcome, mode).record(nanos, TimeUnit.NANOSECONDS);
+        if (!observed) meters(resource).acquire(outcome, mode).record(nanos, TimeUnit.NANOSECONDS);
         if (rounds > 0) this.rounds.record(rounds);
     }
 
@@ -194,7 +196,7 @@ final class MetricsListener implements RedlockListener {
     @Override
     public void onExtend(String resource, ExtendTrigger trigger, boolean extended, long nanos, long validityNanos) {
         ResourceMeters m = meters(resource);
-        m.extend(extended, trigger).record(nanos, TimeUnit.NANOSECONDS);
+        if (!observed) m.extend(extended, trigger).record(nanos, TimeUnit.NANOSECONDS);
         if (extended) m.validity(true).record(validityNanos, TimeUnit.NANOSECONDS);
     }
 

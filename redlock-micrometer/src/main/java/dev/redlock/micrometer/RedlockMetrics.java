@@ -29,7 +29,7 @@ import java.util.function.Function;
  *       {@code trigger}: watchdog, manual]</td></tr>
  *   <tr><td>{@code redlock.watchdog.lateness}</td><td>timer</td><td>how late the watchdog started each renewal</td></tr>
  *   <tr><td>{@code redlock.leases.lost}</td><td>counter</td><td>leases lost [{@code reason}: expired,
- *       extend_failed, watchdog_failed]</td></tr>
+ *       extend_failed, watchdog_failed, max_hold]</td></tr>
  *   <tr><td>{@code redlock.leader}</td><td>gauge</td><td>1 while an election of this process leads, else 0
  *       [{@code election}: the election's resource]</td></tr>
  *   <tr><td>{@code redlock.leader.changes}</td><td>counter</td><td>each time an election of this process gains or
@@ -59,6 +59,7 @@ public final class RedlockMetrics implements MeterBinder, AutoCloseable {
     private final Redlock redlock;
     private final Tags tags;
     private final Function<String, String> resourceTag;
+    private final boolean observed;
     private final List<MetricsListener> bound = new CopyOnWriteArrayList<>();
 
     /** Meters for {@code redlock}, no extra tags, no resource tag. */
@@ -70,6 +71,7 @@ public final class RedlockMetrics implements MeterBinder, AutoCloseable {
         this.redlock = b.redlock;
         this.tags = b.tags;
         this.resourceTag = b.resourceTag;
+        this.observed = b.observed;
     }
 
     /** A builder for extra common tags or a resource tag. */
@@ -80,7 +82,7 @@ public final class RedlockMetrics implements MeterBinder, AutoCloseable {
     /** Registers the meters that exist from the start and starts recording into {@code registry}. */
     @Override
     public void bindTo(MeterRegistry registry) {
-        MetricsListener l = new MetricsListener(registry, tags, resourceTag, redlock.config().nodes().size());
+        MetricsListener l = new MetricsListener(registry, tags, resourceTag, redlock.config().nodes().size(), observed);
         bound.add(l);
         redlock.addListener(l);
     }
@@ -97,6 +99,7 @@ public final class RedlockMetrics implements MeterBinder, AutoCloseable {
         private final Redlock redlock;
         private Tags tags = Tags.empty();
         private Function<String, String> resourceTag;
+        private boolean observed;
 
         private Builder(Redlock redlock) {
             this.redlock = redlock;
@@ -115,6 +118,17 @@ public final class RedlockMetrics implements MeterBinder, AutoCloseable {
          */
         public Builder resourceTag(Function<String, String> mapping) {
             this.resourceTag = mapping;
+            return this;
+        }
+
+        /**
+         * True when {@link RedlockObservations} observe the same Redlock into an observation registry whose meter
+         * handler records to this meter registry: its {@code redlock.acquire} and {@code redlock.extend} timers then
+         * replace this binder's (same names, same tags plus {@code error}), which it leaves out so each name is
+         * registered once. Default false.
+         */
+        public Builder observed(boolean observed) {
+            this.observed = observed;
             return this;
         }
 

@@ -23,7 +23,7 @@ class MetricsListenerTest {
 
     @Test
     void theResourceTagIsBoundedAndEverythingPastTheBoundIsOther() {
-        MetricsListener l = new MetricsListener(registry, Tags.empty(), r -> r, 1);
+        MetricsListener l = new MetricsListener(registry, Tags.empty(), r -> r, 1, false);
         for (int i = 0; i < RedlockMetrics.MAX_RESOURCE_TAG_VALUES + 50; i++) {
             l.onAcquire("r" + i, AcquireMode.BLOCKING, AcquireOutcome.ACQUIRED, 1, 1_000);
         }
@@ -34,14 +34,14 @@ class MetricsListenerTest {
 
     @Test
     void aMappingWithoutAValueCountsAsOther() {
-        MetricsListener l = new MetricsListener(registry, Tags.empty(), r -> null, 1);
+        MetricsListener l = new MetricsListener(registry, Tags.empty(), r -> null, 1, false);
         l.onAcquire("x", AcquireMode.TRY, AcquireOutcome.UNAVAILABLE, 1, 1_000);
         assertEquals(1, registry.get("redlock.acquire").tags("resource", "other", "mode", "try").timer().count());
     }
 
     @Test
     void withoutAMappingNoMeterCarriesAResourceTag() {
-        MetricsListener l = new MetricsListener(registry, Tags.of("app", "billing"), null, 2);
+        MetricsListener l = new MetricsListener(registry, Tags.of("app", "billing"), null, 2, false);
         l.onAcquire("invoice:42", AcquireMode.ASYNC, AcquireOutcome.ACQUIRED, 2, 1_000);
         l.onLeaseGranted("invoice:42", 1_000_000);
         l.onNodeRequest(1, "10.0.0.2:6379", Operation.ACQUIRE, NodeOutcome.Kind.GRANTED, 1_000);

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class MicrometerPublicApiTest {
 
     @Test
-    void onlyTheBinderAndItsBuilderArePublic() throws Exception {
-        assertEquals(Set.of("RedlockMetrics", "RedlockMetrics$Builder"), PublicTypes.in(RedlockMetrics.class, "dev.redlock.micrometer"));
+    void onlyTheBinderTheObservationsAndTheirBuildersArePublic() throws Exception {
+        assertEquals(Set.of("RedlockMetrics", "RedlockMetrics$Builder", "RedlockObservations", "RedlockObservations$Builder"),
+                PublicTypes.in(RedlockMetrics.class, "dev.redlock.micrometer"));
     }
 }

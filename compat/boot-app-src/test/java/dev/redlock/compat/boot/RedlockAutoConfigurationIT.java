@@ -12,11 +12,13 @@ import dev.redlock.Preflight;
 import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
 import dev.redlock.micrometer.RedlockMetrics;
+import dev.redlock.micrometer.RedlockObservations;
 import dev.redlock.shedlock.RedlockLockProvider;
 import dev.redlock.spring.boot.RedlockAutoConfiguration;
 import dev.redlock.spring.boot.RedlockHealthAutoConfigurationBoot3;
 import dev.redlock.spring.boot.RedlockHealthAutoConfigurationBoot4;
 import dev.redlock.testkit.RedisCluster;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
 import java.util.Map;
 import net.javacrumbs.shedlock.core.LockProvider;
@@ -198,6 +200,24 @@ class RedlockAutoConfigurationIT {
         });
         runner().withPropertyValues("management.health.redlock.enabled=false")
                 .run(ctx -> assertFalse(ctx.containsBean("redlockHealthIndicator")));
+    }
+
+    @Test
+    void observationsWhenARegistryExistsAndTheLockedAdvisorAlways() {
+        runner().run(ctx -> {
+            assertNull(ctx.getStartupFailure());
+            assertTrue(ctx.getBeansOfType(RedlockObservations.class).isEmpty(), "no ObservationRegistry, no observations");
+            assertTrue(ctx.containsBean("redlockLockedAdvisor"), "@Locked is on with redlock-spring present");
+        });
+        runner().withBean(ObservationRegistry.class, ObservationRegistry::create).run(ctx -> {
+            assertNull(ctx.getStartupFailure());
+            assertNotNull(ctx.getBean(RedlockObservations.class));
+        });
+        runner().withBean(ObservationRegistry.class, ObservationRegistry::create)
+                .withPropertyValues("redlock.observations.enabled=false")
+                .run(ctx -> assertTrue(ctx.getBeansOfType(RedlockObservations.class).isEmpty()));
+        runner().withPropertyValues("redlock.max-hold=1m").run(ctx ->
+                assertEquals(Duration.ofMinutes(1), ctx.getBean(Redlock.class).config().maxHold()));
     }
 
     /** A health indicator's result read without this line's types (they differ between Boot 3 and 4). */

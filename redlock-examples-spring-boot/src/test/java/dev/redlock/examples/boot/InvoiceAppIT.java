@@ -58,7 +58,7 @@ class InvoiceAppIT {
             assertTrue(health.body().contains("\"nodesUp\":3") && health.body().contains("\"status\":\"UP\""), health.body());
 
             String prometheus = send(app, "GET", "/actuator/prometheus").body();
-            assertTrue(prometheus.contains("redlock_acquire_seconds_count{mode=\"blocking\",outcome=\"acquired\"}"), prometheus);
+            assertTrue(prometheus.contains("redlock_acquire_seconds_count{error=\"none\",mode=\"blocking\",outcome=\"acquired\"}"), prometheus);
             assertTrue(prometheus.contains("redlock_node_requests_seconds_count{node=\"127.0.0.1:" + cluster.node(0).port()
                     + "\",operation=\"acquire\",result=\"granted\"}"), prometheus);
             assertTrue(prometheus.contains("redlock_lease_active"), prometheus);

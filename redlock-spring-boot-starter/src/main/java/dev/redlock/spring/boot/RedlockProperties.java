@@ -14,7 +14,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * The {@code redlock.*} properties: every {@link RedlockConfig} option in kebab-case ({@code redlock.nodes},
  * {@code redlock.node-timeout}, {@code redlock.restart-quarantine}, {@code redlock.preflight}, the TLS stores, ...)
  * with the same defaults and ranges, plus the starter's own ({@code redlock.enabled}, {@code redlock.health.timeout},
- * {@code redlock.lock-registry.ttl}). Validated when the {@code Redlock} bean is created: a bad value fails the
+ * {@code redlock.lock-registry.ttl}, {@code redlock.observations.*}). Validated when the {@code Redlock} bean is created: a bad value fails the
  * start-up with a message naming the property, its value and the allowed range. Mutable (Spring binds it); not
  * thread-safe.
  */
@@ -22,7 +22,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class RedlockProperties {
     private static final Set<String> OPTIONS = Set.of("nodes", "quorum", "driftFactor", "fixedDrift", "nodeTimeout",
             "retryCount", "retryDelay", "retryJitter", "keyPrefix", "fencing", "restartQuarantine", "preflight",
-            "tlsTrustStore", "tlsTrustStorePassword", "tlsKeyStore", "tlsKeyStorePassword");
+            "tlsTrustStore", "tlsTrustStorePassword", "tlsKeyStore", "tlsKeyStorePassword", "maxHold");
 
     /** Whether to auto-configure a Redlock (and the beans built on it). */
     private boolean enabled = true;
@@ -78,9 +78,17 @@ public class RedlockProperties {
     /** Password of tls-key-store (and of its key). */
     private String tlsKeyStorePassword;
 
+    /**
+     * How long auto-extension keeps a lease after its acquire (then it is lost, reason max_hold); 0 = no cap, else
+     * more than node-timeout and at most 24h.
+     */
+    private Duration maxHold = Duration.ZERO;
+
     private final Health health = new Health();
 
     private final LockRegistry lockRegistry = new LockRegistry();
+
+    private final Observations observations = new Observations();
 
     /**
      * The validated core config.
@@ -101,7 +109,8 @@ public class RedlockProperties {
                 .restartQuarantine(restartQuarantine)
                 .preflight(preflight)
                 .tlsTrustStore(tlsTrustStore, tlsTrustStorePassword)
-                .tlsKeyStore(tlsKeyStore, tlsKeyStorePassword);
+                .tlsKeyStore(tlsKeyStore, tlsKeyStorePassword)
+                .maxHold(maxHold);
         if (quorum != null) b.quorum(quorum);
         try {
             return b.build();
@@ -150,6 +159,23 @@ public class RedlockProperties {
         public Duration getTtl() { return ttl; }
 
         public void setTtl(Duration ttl) { this.ttl = ttl; }
+    }
+
+    /** The observations' settings ({@code redlock.observations.*}), used when an ObservationRegistry bean exists. */
+    public static class Observations {
+        /** Whether to observe acquire, extend and release (redlock.acquire, redlock.extend, redlock.release). */
+        private boolean enabled = true;
+
+        /** Whether spans carry the resource name (high-cardinality key "resource"; never a metric tag). */
+        private boolean resourceName = false;
+
+        public boolean isEnabled() { return enabled; }
+
+        public void setEnabled(boolean enabled) { this.enabled = enabled; }
+
+        public boolean isResourceName() { return resourceName; }
+
+        public void setResourceName(boolean resourceName) { this.resourceName = resourceName; }
     }
 
     public boolean isEnabled() { return enabled; }
@@ -223,4 +249,10 @@ public class RedlockProperties {
     public Health getHealth() { return health; }
 
     public LockRegistry getLockRegistry() { return lockRegistry; }
+
+    public Observations getObservations() { return observations; }
+
+    public Duration getMaxHold() { return maxHold; }
+
+    public void setMaxHold(Duration maxHold) { this.maxHold = maxHold; }
 }

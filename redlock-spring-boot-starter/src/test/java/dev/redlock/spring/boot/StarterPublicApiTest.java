@@ -13,6 +13,6 @@ class StarterPublicApiTest {
     void onlyTheseTypesArePublic() throws Exception {
         assertEquals(Set.of("RedlockAutoConfiguration", "RedlockHealthAutoConfigurationBoot3",
                 "RedlockHealthAutoConfigurationBoot4", "RedlockProperties", "RedlockProperties$Health",
-                "RedlockProperties$LockRegistry"), PublicTypes.in(RedlockProperties.class, "dev.redlock.spring.boot"));
+                "RedlockProperties$LockRegistry", "RedlockProperties$Observations"), PublicTypes.in(RedlockProperties.class, "dev.redlock.spring.boot"));
     }
 }
