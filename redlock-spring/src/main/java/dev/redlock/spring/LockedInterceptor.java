@@ -2,6 +2,7 @@ package dev.redlock.spring;
 
 import dev.redlock.Lease;
 import dev.redlock.LeaseLostException;
+import dev.redlock.LockAttempt;
 import dev.redlock.LockUnavailableException;
 import dev.redlock.Redlock;
 import dev.redlock.RedlockException;
@@ -96,8 +97,8 @@ final class LockedInterceptor implements MethodInterceptor {
     static Lease acquire(Redlock redlock, String resource, Duration ttl, Duration maxWait) {
         if (maxWait == null) return redlock.acquire(resource, ttl);
         if (maxWait.isZero()) {
-            return redlock.tryAcquire(resource, ttl).orElseThrow(() -> new LockUnavailableException(resource, 1,
-                    "held elsewhere or no quorum in one round (maxWait 0)", List.of()));
+            LockAttempt one = redlock.attempt(resource, ttl);   // one round; its failure carries the node outcomes
+            return one.lease().orElseThrow(() -> one.failure().orElseThrow());
         }
         long deadline = System.nanoTime() + maxWait.toNanos();
         LockUnavailableException last = null;
