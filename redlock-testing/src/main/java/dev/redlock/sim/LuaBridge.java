@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.luaj.vm2.Globals;
 import org.luaj.vm2.LoadState;
+import org.luaj.vm2.Lua;
 import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaString;
@@ -116,7 +117,7 @@ final class LuaBridge {
     static ErrorReply compile(String sha, LuaString body) {
         Object c = COMPILED.computeIfAbsent(sha, k -> {
             try {
-                return LuaC.instance.compile(new ByteArrayInputStream(body.m_bytes, body.m_offset, body.m_length), "user_script");
+                return withoutTailCalls(LuaC.instance.compile(new ByteArrayInputStream(body.m_bytes, body.m_offset, body.m_length), "user_script"));
             } catch (IOException | LuaError e) {
                 return "ERR Error compiling script (new function): " + compileMessage(e.getMessage());
             }
@@ -124,10 +125,24 @@ final class LuaBridge {
         return c instanceof String s ? new ErrorReply(s) : null;
     }
 
+    /**
+     * Turns every tail call into a plain call (the {@code RETURN A 0} the compiler puts after it returns the same
+     * values): LuaJ runs a tail call after the calling function has returned, so an error raised in it would carry no
+     * line number, where Redis's Lua reports the line of the {@code return redis.call(...)}.
+     */
+    private static Prototype withoutTailCalls(Prototype p) {
+        for (int i = 0; i < p.code.length; i++) {
+            if (Lua.GET_OPCODE(p.code[i]) == Lua.OP_TAILCALL) p.code[i] = (p.code[i] & ~Lua.MASK_OP) | Lua.OP_CALL;
+        }
+        for (Prototype child : p.p) withoutTailCalls(child);
+        return p;
+    }
+
     private static String compileMessage(String m) {
         if (m == null) return "?";
         Matcher p = POSITION.matcher(m);
-        return p.matches() ? "user_script:" + p.group(1) + ": " + p.group(2) : m;
+        String text = p.matches() ? "user_script:" + p.group(1) + ": " + p.group(2) : m;
+        return text.replace("[string \"user_script\"]", "user_script").replace("'<eos>'", "'<eof>'");
     }
 
     /** Runs a compiled script ({@link #compile} first) on {@code node}; returns the node's reply. */

@@ -66,7 +66,7 @@ final class LuaFormat {
 
     /** Lua 5.1's {@code tostring} of a number ({@code %.14g}). */
     static String number(double x) {
-        if (x == (long) x && Math.abs(x) < 1e15) {
+        if (x == (long) x && Math.abs(x) < 1e14) {
             return x == 0 && 1 / x < 0 ? "-0" : Long.toString((long) x);
         }
         return g(x, 14, false, false);
