@@ -354,7 +354,7 @@ final class LuaBridge {
             case LuaValue.TSTRING:
                 return v.checkstring();
             case LuaValue.TNUMBER:
-                return (long) v.todouble();
+                return toLongLikeC(v.todouble());
             case LuaValue.TBOOLEAN:
                 return v.toboolean() ? 1L : null;
             case LuaValue.TTABLE: {
@@ -373,6 +373,15 @@ final class LuaBridge {
             default:
                 return null;
         }
+    }
+
+    /**
+     * {@code (long long) d} as Redis's C does it on x86-64: truncation, and the "integer indefinite" value
+     * {@code LLONG_MIN} for NaN and anything outside the range (Java's cast would saturate instead).
+     */
+    static long toLongLikeC(double d) {
+        if (Double.isNaN(d) || d >= 0x1p63 || d < -0x1p63) return Long.MIN_VALUE;
+        return (long) d;
     }
 
     static String utf8(LuaString s) {

@@ -197,6 +197,12 @@ public final class SimNode {
                 : "ERR unknown command `" + cmd + "`, with args beginning with: " + b);
     }
 
+    /** Takes another server's identity (a test comparing this model with a real server needs the same ids). */
+    void identity(String runId, String replicationId) {
+        this.runId = runId;
+        this.replid = replicationId;
+    }
+
     // ---- faults: process ----
 
     /** SIGKILL: the process dies; connections drop; memory is lost, the disk keeps what was written. */
