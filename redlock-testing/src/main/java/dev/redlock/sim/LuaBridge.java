@@ -1,7 +1,5 @@
 package dev.redlock.sim;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -10,12 +8,11 @@ import java.util.HexFormat;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.luaj.vm2.Globals;
 import org.luaj.vm2.LoadState;
-import org.luaj.vm2.Lua;
+import org.luaj.vm2.compiler.LuaC;
 import org.luaj.vm2.LuaClosure;
 import org.luaj.vm2.LuaError;
 import org.luaj.vm2.LuaString;
@@ -23,7 +20,6 @@ import org.luaj.vm2.LuaTable;
 import org.luaj.vm2.LuaValue;
 import org.luaj.vm2.Prototype;
 import org.luaj.vm2.Varargs;
-import org.luaj.vm2.compiler.LuaC;
 import org.luaj.vm2.lib.BaseLib;
 import org.luaj.vm2.lib.OneArgFunction;
 import org.luaj.vm2.lib.PackageLib;
@@ -41,14 +37,13 @@ import org.luaj.vm2.lib.jse.JseMathLib;
  * the simulation is single-threaded.
  */
 final class LuaBridge {
-    /** Compiled scripts, by SHA-1 of the source; a compile error is kept as its message. */
-    private static final Map<String, Object> COMPILED = new ConcurrentHashMap<>();
     private static final ThreadLocal<LuaBridge> PER_THREAD = ThreadLocal.withInitial(LuaBridge::new);
     private static final Pattern POSITION = Pattern.compile("^user_script:(\\d+) (.*)$", Pattern.DOTALL);
     private static final LuaString KEYS = LuaString.valueOf("KEYS");
     private static final LuaString ARGV = LuaString.valueOf("ARGV");
     private static final LuaString ERR = LuaString.valueOf("err");
     private static final LuaString OK = LuaString.valueOf("ok");
+    private static final LuaString OK_TEXT = LuaString.valueOf("OK");
 
     private final Globals globals = new Globals();
     private final Map<Prototype, LuaClosure> closures = new IdentityHashMap<>();
@@ -113,41 +108,18 @@ final class LuaBridge {
         return HexFormat.of().formatHex(sha1.digest());
     }
 
-    /** Compiles a body once per JVM; returns null when it compiles, else the node's error reply. */
-    static ErrorReply compile(String sha, LuaString body) {
-        Object c = COMPILED.computeIfAbsent(sha, k -> {
-            try {
-                return withoutTailCalls(LuaC.instance.compile(new ByteArrayInputStream(body.m_bytes, body.m_offset, body.m_length), "user_script"));
-            } catch (IOException | LuaError e) {
-                return "ERR Error compiling script (new function): " + compileMessage(e.getMessage());
-            }
-        });
-        return c instanceof String s ? new ErrorReply(s) : null;
-    }
-
-    /**
-     * Turns every tail call into a plain call (the {@code RETURN A 0} the compiler puts after it returns the same
-     * values): LuaJ runs a tail call after the calling function has returned, so an error raised in it would carry no
-     * line number, where Redis's Lua reports the line of the {@code return redis.call(...)}.
-     */
-    private static Prototype withoutTailCalls(Prototype p) {
-        for (int i = 0; i < p.code.length; i++) {
-            if (Lua.GET_OPCODE(p.code[i]) == Lua.OP_TAILCALL) p.code[i] = (p.code[i] & ~Lua.MASK_OP) | Lua.OP_CALL;
-        }
-        for (Prototype child : p.p) withoutTailCalls(child);
-        return p;
-    }
-
-    private static String compileMessage(String m) {
+    /** A LuaJ error message with its position in Redis's form ({@code user_script:3: ...}). */
+    static String position(String m) {
         if (m == null) return "?";
         Matcher p = POSITION.matcher(m);
         String text = p.matches() ? "user_script:" + p.group(1) + ": " + p.group(2) : m;
         return text.replace("[string \"user_script\"]", "user_script").replace("'<eos>'", "'<eof>'");
     }
 
-    /** Runs a compiled script ({@link #compile} first) on {@code node}; returns the node's reply. */
-    Object run(SimNode on, String sha, LuaString[] keys, LuaString[] argv) {
-        Prototype p = (Prototype) COMPILED.get(sha);
+    /** Runs a compiled script on {@code on}; returns the node's reply. */
+    Object run(SimNode on, ScriptCache.Compiled script, LuaString[] keys, LuaString[] argv) {
+        Prototype p = script.prototype();
+        String sha = script.sha();
         LuaClosure closure = closures.get(p);
         if (closure == null) {
             closure = new LuaClosure(p, globals);
@@ -333,8 +305,8 @@ final class LuaBridge {
             return v == (int) v ? LuaValue.valueOf((int) v) : LuaValue.valueOf((double) v);
         }
         if (reply instanceof StatusReply st) {
-            LuaTable t = new LuaTable();
-            t.set(OK, LuaString.valueOf(st.text()));
+            LuaTable t = new LuaTable(0, 1);
+            t.rawset(OK, st == StatusReply.OK ? OK_TEXT : LuaString.valueOf(st.text()));
             return t;
         }
         if (reply instanceof ErrorReply e) {

@@ -1,5 +1,6 @@
 package dev.redlock.sim;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.luaj.vm2.LuaString;
@@ -11,8 +12,13 @@ final class Replies {
     static LuaString[] args(String... args) {
         if (args.length == 0) throw new IllegalArgumentException("a command needs at least its name");
         LuaString[] a = new LuaString[args.length];
-        for (int i = 0; i < args.length; i++) a[i] = LuaString.valueOf(args[i]);
+        for (int i = 0; i < args.length; i++) a[i] = bytes(args[i]);
         return a;
+    }
+
+    /** UTF-8 bytes as a Lua string (the JDK's encoder has a fast path for ASCII text, LuaJ's has not). */
+    static LuaString bytes(String s) {
+        return LuaString.valueUsing(s.getBytes(StandardCharsets.UTF_8));
     }
 
     /**

@@ -25,7 +25,7 @@ final class ServerCommands {
             if (a.length > 2 && !n.v7()) return ErrorReply.SYNTAX;
             List<String> sections = new ArrayList<>();
             for (int i = 1; i < a.length; i++) sections.add(LuaBridge.utf8(a[i]).toLowerCase(Locale.ROOT));
-            return LuaString.valueOf(InfoText.render(n, sections));
+            return Replies.bytes(InfoText.render(n, sections));
         });
         Command.add("config", -2, 0, ConfigCommand::run);
         Command.add("time", 1, 0, (n, a, s) -> {
@@ -87,22 +87,22 @@ final class ServerCommands {
         if (numkeys == null) return ErrorReply.NOT_INTEGER;
         if (numkeys < 0) return new ErrorReply("ERR Number of keys can't be negative");
         if (numkeys > a.length - 3) return new ErrorReply("ERR Number of keys can't be greater than number of args");
-        String sha;
+        ScriptCache.Compiled script;
         if (bySha) {
-            sha = LuaBridge.utf8(a[1]).toLowerCase(Locale.ROOT);
-            if (!n.scripts().contains(sha)) return ErrorReply.NOSCRIPT;
+            script = n.scripts().get(a[1]);
+            if (script == null) script = n.scripts().get(ScriptCache.key(a[1]));
+            if (script == null) return ErrorReply.NOSCRIPT;
         } else {
-            sha = ScriptShas.of(a[1]);
-            ErrorReply bad = LuaBridge.compile(sha, a[1]);
-            if (bad != null) return bad;
-            n.scripts().add(sha);
+            script = ScriptCache.of(a[1]);
+            if (script.error() != null) return script.error();
+            n.scripts().put(script.shaKey(), script);
         }
         int k = (int) (long) numkeys;
         LuaString[] keys = new LuaString[k];
         System.arraycopy(a, 3, keys, 0, k);
         LuaString[] argv = new LuaString[a.length - 3 - k];
         System.arraycopy(a, 3 + k, argv, 0, argv.length);
-        return n.runScript(sha, keys, argv);
+        return n.runScript(script, keys, argv);
     }
 
     private static Object script(SimNode n, LuaString[] a, Session s) {
@@ -110,16 +110,15 @@ final class ServerCommands {
         switch (sub) {
             case "load" -> {
                 if (a.length != 3) return subcommandError(n, "script", sub);
-                String sha = ScriptShas.of(a[2]);
-                ErrorReply bad = LuaBridge.compile(sha, a[2]);
-                if (bad != null) return bad;
-                n.scripts().add(sha);
-                return LuaString.valueOf(sha);
+                ScriptCache.Compiled script = ScriptCache.of(a[2]);
+                if (script.error() != null) return script.error();
+                n.scripts().put(script.shaKey(), script);
+                return script.shaKey();
             }
             case "exists" -> {
                 if (a.length < 3) return subcommandError(n, "script", sub);
                 List<Object> out = new ArrayList<>();
-                for (int i = 2; i < a.length; i++) out.add(n.scripts().contains(LuaBridge.utf8(a[i]).toLowerCase(Locale.ROOT)) ? 1L : 0L);
+                for (int i = 2; i < a.length; i++) out.add(n.scripts().containsKey(ScriptCache.key(a[i])) ? 1L : 0L);
                 return out;
             }
             case "flush" -> {

@@ -85,7 +85,7 @@ public final class SimConnection {
             return r.future;
         }
         outstanding.add(r);
-        net.trace(this, "send #" + r.id + " " + Describe.command(args));
+        if (net.tracing()) net.trace(this, "send #" + r.id + " " + Describe.command(args));
         toNode(r);
         return r.future;
     }
@@ -113,7 +113,7 @@ public final class SimConnection {
         }
         r.executed = true;
         Object reply = node.execute(session, r.args);
-        net.trace(this, "run #" + r.id + (closed ? " (connection closed, reply lost)" : "") + " -> " + Describe.reply(reply));
+        if (net.tracing()) net.trace(this, "run #" + r.id + (closed ? " (connection closed, reply lost)" : "") + " -> " + Describe.reply(reply));
         if (closed) {
             dropSubscriptions();
             return;
@@ -129,7 +129,7 @@ public final class SimConnection {
 
     private void complete(Request r, Object reply) {
         outstanding.remove(r);
-        net.trace(this, "reply #" + r.id);
+        if (net.tracing()) net.trace(this, "reply #" + r.id);
         if (reply instanceof ErrorReply e) r.future.completeExceptionally(new SimRedisException(e.text()));
         else r.future.complete(Replies.toTransport(reply));
     }

@@ -172,6 +172,10 @@ public final class SimNetwork {
         }
     }
 
+    boolean tracing() {
+        return trace.enabled();
+    }
+
     void trace(SimConnection c, String event) {
         if (trace.enabled()) trace.record(c + " " + event);
     }

@@ -2,7 +2,7 @@ package dev.redlock.sim;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +36,7 @@ public final class SimNode {
     private final NodeClock clock;
     private final Dataset data = new Dataset(this);
     private final Disk disk = new Disk(this);
-    private final Set<String> scripts = new HashSet<>();
+    private final Map<LuaString, ScriptCache.Compiled> scripts = new HashMap<>();
     private final Map<String, List<Session>> channels = new LinkedHashMap<>();
     private final List<ReplicationLink> replicas = new ArrayList<>();
     private final List<Consumer<SimNode>> listeners = new ArrayList<>();
@@ -180,9 +180,9 @@ public final class SimNode {
     }
 
     /** Runs a compiled script (the caller checked it is known). */
-    Object runScript(String sha, LuaString[] keys, LuaString[] argv) {
+    Object runScript(ScriptCache.Compiled script, LuaString[] keys, LuaString[] argv) {
         data.wroteInScript = false;
-        return LuaBridge.current().run(this, sha, keys, argv);
+        return LuaBridge.current().run(this, script, keys, argv);
     }
 
     private ErrorReply unknownCommand(LuaString[] args) {
@@ -468,7 +468,7 @@ public final class SimNode {
     NodeClock clock() { return clock; }
     Dataset data() { return data; }
     Disk disk() { return disk; }
-    Set<String> scripts() { return scripts; }
+    Map<LuaString, ScriptCache.Compiled> scripts() { return scripts; }
     boolean v7() { return v7; }
     long maxmemory() { return maxmemory; }
     String maxmemoryPolicy() { return maxmemoryPolicy; }

@@ -1,0 +1,113 @@
+package dev.redlock.sim;
+
+import dev.redlock.internal.Scripts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import org.luaj.vm2.LuaString;
+
+/**
+ * How fast the model runs the library's scripts (a measurement, not a test: it prints numbers and asserts nothing
+ * about time). Run: {@code mvn -q -pl redlock-testing exec:java -Dexec.classpathScope=test
+ * -Dexec.mainClass=dev.redlock.sim.SimSpeed [-Dexec.args="seconds threads"]}.
+ *
+ * <ul>
+ *   <li>scripts: ACQUIRE then RELEASE by EVALSHA on one node, arguments already in the node's form;</li>
+ *   <li>rounds: one client, five nodes, EVALSHA ACQUIRE to all five through {@link SimNetwork} (delays, replies
+ *       completing futures), then RELEASE to all five; the loop runs until idle;</li>
+ *   <li>both again on {@code threads} threads, each its own simulation (as parallel seeds would run).</li>
+ * </ul>
+ */
+public final class SimSpeed {
+    private SimSpeed() {}
+
+    public static void main(String[] args) throws Exception {
+        double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 5;
+        int threads = args.length > 1 ? Integer.parseInt(args[1]) : 2;
+        System.out.printf(Locale.ROOT, "warm-up...%n");
+        scripts(Math.max(3, seconds / 2));   // LuaJ's interpreter loop takes seconds to be JIT-compiled
+        rounds(Math.max(3, seconds / 2));
+        System.out.printf(Locale.ROOT, "one thread, scripts: %,.0f script executions/s (ACQUIRE+RELEASE pairs: half)%n", scripts(seconds));
+        double rounds = rounds(seconds);
+        System.out.printf(Locale.ROOT, "one thread, rounds:  %,.0f rounds/s of 5 nodes x (ACQUIRE + RELEASE) = %,.0f script executions/s%n",
+                rounds, rounds * 10);
+        double[] parallel = new double[threads];
+        List<Thread> ts = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            int k = i;
+            Thread t = new Thread(() -> parallel[k] = rounds(seconds));
+            ts.add(t);
+            t.start();
+        }
+        for (Thread t : ts) t.join();
+        double total = 0;
+        for (double p : parallel) total += p;
+        System.out.printf(Locale.ROOT, "%d threads, rounds:  %,.0f rounds/s = %,.0f script executions/s%n", threads, total, total * 10);
+    }
+
+    /** ACQUIRE+RELEASE executions per second on one node, for {@code seconds}. */
+    static double scripts(double seconds) {
+        SimScheduler time = new SimScheduler(1);
+        SimNode node = SimNode.create(time, "n");
+        String acquire = (String) node.command("SCRIPT", "LOAD", LibraryScripts.source("ACQUIRE"));
+        String release = (String) node.command("SCRIPT", "LOAD", LibraryScripts.source("RELEASE"));
+        Session s = new Session();
+        LuaString[][] acquires = new LuaString[64][];
+        LuaString[][] releases = new LuaString[64][];
+        for (int i = 0; i < 64; i++) {
+            acquires[i] = Replies.args("EVALSHA", acquire, "3", "lock:" + i, "fence:" + i, "__node", "owner" + i, "30000", "0", "0", "", "600000");
+            releases[i] = Replies.args("EVALSHA", release, "1", "lock:" + i, "owner" + i, "wake");
+        }
+        long end = System.nanoTime() + (long) (seconds * 1e9);
+        long n = 0;
+        long start = System.nanoTime();
+        while (System.nanoTime() < end) {
+            for (int i = 0; i < 64; i++) {
+                check(node.execute(s, acquires[i]));
+                node.execute(s, releases[i]);
+            }
+            n += 128;
+        }
+        return n / ((System.nanoTime() - start) / 1e9);
+    }
+
+    /** Five-node rounds per second through the simulated network, for {@code seconds}. */
+    static double rounds(double seconds) {
+        SimScheduler time = new SimScheduler(2);
+        SimNetwork net = new SimNetwork(time);
+        List<SimTransport> transports = new ArrayList<>();
+        SimClient client = net.client("c");
+        for (int i = 0; i < 5; i++) transports.add(client.transport(net.attach(SimNode.create(time, "n" + i))));
+        String acquireSrc = LibraryScripts.source("ACQUIRE");
+        String releaseSrc = LibraryScripts.source("RELEASE");
+        for (SimTransport t : transports) {
+            t.command("SCRIPT", "LOAD", acquireSrc);
+            t.command("SCRIPT", "LOAD", releaseSrc);
+        }
+        time.runUntilIdle();
+        String acquire = Scripts.sha1(acquireSrc);
+        String release = Scripts.sha1(releaseSrc);
+        long end = System.nanoTime() + (long) (seconds * 1e9);
+        long start = System.nanoTime();
+        long rounds = 0;
+        while (System.nanoTime() < end) {
+            String owner = "owner" + rounds;
+            String lock = "lock:" + (rounds & 63);
+            List<CompletableFuture<Object>> replies = new ArrayList<>(5);
+            for (SimTransport t : transports) {
+                replies.add(t.command("EVALSHA", acquire, "3", lock, "fence:" + lock, "__node", owner, "30000", "0", "0", "", "600000"));
+            }
+            time.runUntilIdle();
+            for (CompletableFuture<Object> r : replies) check(((List<?>) r.join()).get(0));
+            for (SimTransport t : transports) t.command("EVALSHA", release, "1", lock, owner, "wake");
+            time.runUntilIdle();
+            rounds++;
+        }
+        return rounds / ((System.nanoTime() - start) / 1e9);
+    }
+
+    private static void check(Object reply) {
+        if (reply instanceof ErrorReply e) throw new IllegalStateException(e.text());
+    }
+}
