@@ -33,8 +33,8 @@ record Command(String name, int arity, int flags, Handler handler) {
     static void add(String name, int arity, int flags, Handler h) {
         Command c = new Command(name, arity, flags, h);
         BY_NAME.put(name, c);
-        BY_BYTES.put(LuaString.valueOf(name), c);
-        BY_BYTES.put(LuaString.valueOf(name.toUpperCase(Locale.ROOT)), c);
+        BY_BYTES.put(LuaBridge.canonical(LuaString.valueOf(name)), c);
+        BY_BYTES.put(LuaBridge.canonical(LuaString.valueOf(name.toUpperCase(Locale.ROOT))), c);
     }
 
     /** The command named {@code name} (any case), or null. */

@@ -37,13 +37,30 @@ import org.luaj.vm2.lib.jse.JseMathLib;
  * the simulation is single-threaded.
  */
 final class LuaBridge {
+    /**
+     * One instance per distinct name, shared by every thread's tables and by the compiled scripts' constants: a
+     * table lookup of a script's constant then finds its key by identity instead of comparing bytes (LuaJ spent a
+     * third of a script's time there).
+     */
+    private static final Map<LuaString, LuaString> CANONICAL = new java.util.concurrent.ConcurrentHashMap<>();
+
     private static final ThreadLocal<LuaBridge> PER_THREAD = ThreadLocal.withInitial(LuaBridge::new);
     private static final Pattern POSITION = Pattern.compile("^user_script:(\\d+) (.*)$", Pattern.DOTALL);
     private static final LuaString KEYS = LuaString.valueOf("KEYS");
     private static final LuaString ARGV = LuaString.valueOf("ARGV");
-    private static final LuaString ERR = LuaString.valueOf("err");
-    private static final LuaString OK = LuaString.valueOf("ok");
+    private static final LuaString ERR = canonical(LuaString.valueOf("err"));
+    private static final LuaString OK = canonical(LuaString.valueOf("ok"));
     private static final LuaString OK_TEXT = LuaString.valueOf("OK");
+
+    static {
+        canonical(KEYS);
+        canonical(ARGV);
+    }
+
+    /** The one instance of {@code name} that tables and compiled constants share. */
+    static LuaString canonical(LuaString name) {
+        return CANONICAL.computeIfAbsent(name, x -> x);
+    }
 
     private final Globals globals = new Globals();
     private final Map<Prototype, LuaClosure> closures = new IdentityHashMap<>();
@@ -73,6 +90,13 @@ final class LuaBridge {
                 return LuaFormat.format(args);
             }
         });
+        LuaValue patternFind = globals.get("string").get("find");
+        globals.get("string").set("find", new VarArgFunction() {
+            @Override
+            public Varargs invoke(Varargs args) {
+                return args.arg(4).toboolean() ? plainFind(args) : patternFind.invoke(args);
+            }
+        });
         LuaValue plainToString = globals.get("tostring");
         globals.set("tostring", new OneArgFunction() {
             @Override
@@ -95,6 +119,34 @@ final class LuaBridge {
             }
         });
         globals.setmetatable(guard);
+        canonicalKeys(globals);
+        for (String lib : List.of("string", "math", "table", "redis")) canonicalKeys((LuaTable) globals.rawget(lib));
+    }
+
+    /** Re-keys {@code t} with the canonical instances of its names (see {@link #CANONICAL}). */
+    private static void canonicalKeys(LuaTable t) {
+        for (LuaValue k : t.keys()) {
+            if (k.type() != LuaValue.TSTRING) continue;
+            LuaString key = (LuaString) k;
+            LuaString c = CANONICAL.computeIfAbsent(key, x -> x);
+            if (c != key) {
+                LuaValue v = t.rawget(key);
+                t.rawset(key, LuaValue.NIL);
+                t.rawset(c, v);
+            }
+        }
+    }
+
+    /** Replaces a compiled script's string constants by the canonical instances (see {@link #canonicalKeys}). */
+    static void canonicalConstants(Prototype p) {
+        current();   // the tables' names are known once one thread's globals exist
+        for (int i = 0; i < p.k.length; i++) {
+            if (p.k[i].type() == LuaValue.TSTRING) {
+                LuaString c = CANONICAL.get((LuaString) p.k[i]);
+                if (c != null) p.k[i] = c;
+            }
+        }
+        for (Prototype child : p.p) canonicalConstants(child);
     }
 
     static LuaBridge current() {
@@ -140,6 +192,28 @@ final class LuaBridge {
         } finally {
             node = previous;
         }
+    }
+
+    /** {@code string.find(s, needle, init, true)}: a plain search (LuaJ's compares a substring at every position). */
+    private static Varargs plainFind(Varargs args) {
+        LuaString s = args.checkstring(1);
+        LuaString needle = args.checkstring(2);
+        int init = args.optint(3, 1);
+        int len = s.m_length;
+        if (init < 0) init = Math.max(1, len + init + 1);
+        else if (init == 0) init = 1;
+        if (init > len + 1) return LuaValue.NIL;
+        byte[] a = s.m_bytes;
+        byte[] b = needle.m_bytes;
+        int n = needle.m_length;
+        outer:
+        for (int i = init - 1; i + n <= len; i++) {
+            for (int j = 0; j < n; j++) {
+                if (a[s.m_offset + i + j] != b[needle.m_offset + j]) continue outer;
+            }
+            return LuaValue.varargsOf(LuaValue.valueOf(i + 1), LuaValue.valueOf(i + n));
+        }
+        return LuaValue.NIL;
     }
 
     private static LuaTable array(LuaString[] values) {

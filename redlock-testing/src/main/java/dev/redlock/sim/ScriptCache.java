@@ -47,7 +47,9 @@ final class ScriptCache {
         LuaString key = LuaString.valueOf(sha);
         try {
             Prototype p = LuaC.instance.compile(new ByteArrayInputStream(body.m_bytes, body.m_offset, body.m_length), "user_script");
-            return new Compiled(sha, key, withoutTailCalls(p), null);
+            withoutTailCalls(p);
+            LuaBridge.canonicalConstants(p);
+            return new Compiled(sha, key, p, null);
         } catch (IOException | LuaError e) {
             return new Compiled(sha, key, null, new ErrorReply("ERR Error compiling script (new function): " + LuaBridge.position(e.getMessage())));
         }
