@@ -40,6 +40,7 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
     private long executed;
     private boolean shutdown;
     private volatile Thread loopThread;
+    private volatile Thread owner;
 
     /** A loop at virtual time 0 whose {@link #random()} is seeded with {@code seed}. */
     public SimScheduler(long seed) {
@@ -109,6 +110,7 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
         synchronized (this) {
             if (loopThread != null) throw new IllegalStateException("the loop is already running on " + loopThread.getName());
             loopThread = Thread.currentThread();
+            owner = loopThread;
         }
         long ran = 0;
         try {
@@ -148,6 +150,15 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
     /** Whether the calling thread is running this loop's tasks right now. */
     public boolean inLoop() {
         return loopThread == Thread.currentThread();
+    }
+
+    /**
+     * Whether the calling thread may touch the simulation directly: it is the thread that runs (or last ran) the
+     * loop, or the loop has never run. Any other thread must hand its work to the loop ({@link #execute}).
+     */
+    public boolean isOwnerThread() {
+        Thread o = owner;
+        return o == null || o == Thread.currentThread();
     }
 
     /** Runs {@code task} {@code delay} from now (a shorthand of {@link #schedule(Runnable, long, TimeUnit)}). */

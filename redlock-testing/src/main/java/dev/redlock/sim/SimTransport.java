@@ -14,7 +14,12 @@ import java.util.function.Consumer;
  * subscriber connection, as the library's own transport has. A closed connection is replaced by a new one at the
  * next command; the subscriber connection is replaced at once, and its channels subscribed again, retrying every
  * {@link #RESUBSCRIBE_DELAY} while the node is unreachable. Never retries a command and never times one out (the
- * library does both); replies complete the futures on the simulation's thread. Use it on that thread only.
+ * library does both); replies complete the futures on the simulation's thread.
+ *
+ * <p>Thread-safe as {@link NodeTransport} requires: a call from a thread other than the one that runs the loop is
+ * handed to the loop ({@link SimScheduler#execute}) and takes effect when the loop next runs, so a library running
+ * its own threads can use it while another thread drives the simulation. Only calls made on the loop's thread are
+ * deterministic.
  */
 public final class SimTransport implements NodeTransport {
     /** How long the transport waits before subscribing again after its subscriber connection dropped. */
@@ -46,6 +51,7 @@ public final class SimTransport implements NodeTransport {
 
     @Override
     public CompletableFuture<Object> command(String... args) {
+        if (!net.time().isOwnerThread()) return onLoop(() -> command(args));
         if (closed) return CompletableFuture.failedFuture(new IllegalStateException("transport closed"));
         if (commands == null || !commands.isOpen()) commands = net.connect(client, node, this);
         return commands.send(Replies.args(args));
@@ -53,6 +59,7 @@ public final class SimTransport implements NodeTransport {
 
     @Override
     public CompletableFuture<Void> subscribe(String channel, Consumer<String> listener) {
+        if (!net.time().isOwnerThread()) return onLoop(() -> subscribe(channel, listener));
         if (closed) return CompletableFuture.failedFuture(new IllegalStateException("transport closed"));
         List<Consumer<String>> l = listeners.computeIfAbsent(channel, c -> new ArrayList<>());
         l.add(listener);
@@ -75,6 +82,10 @@ public final class SimTransport implements NodeTransport {
 
     @Override
     public void unsubscribe(String channel, Consumer<String> listener) {
+        if (!net.time().isOwnerThread()) {
+            net.time().execute(() -> unsubscribe(channel, listener));
+            return;
+        }
         List<Consumer<String>> l = listeners.get(channel);
         if (l == null || !l.remove(listener) || !l.isEmpty()) return;
         listeners.remove(channel);
@@ -84,11 +95,29 @@ public final class SimTransport implements NodeTransport {
     /** Closes both connections: outstanding requests fail, as at a reset. */
     @Override
     public void close() {
+        if (!net.time().isOwnerThread()) {
+            net.time().execute(this::close);
+            return;
+        }
         if (closed) return;
         closed = true;
         if (commands != null) commands.close("transport closed", false);
         if (subscriber != null) subscriber.close("transport closed", false);
         listeners.clear();
+    }
+
+    /** Runs {@code call} on the loop; the returned future completes as the call's does. */
+    private <T> CompletableFuture<T> onLoop(java.util.function.Supplier<CompletableFuture<T>> call) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        try {
+            net.time().execute(() -> call.get().whenComplete((r, e) -> {
+                if (e != null) out.completeExceptionally(e);
+                else out.complete(r);
+            }));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            out.completeExceptionally(e);
+        }
+        return out;
     }
 
     private SimConnection subscriberConnection() {

@@ -9,8 +9,8 @@ import org.luaj.vm2.LuaString;
 
 /**
  * How fast the model runs the library's scripts (a measurement, not a test: it prints numbers and asserts nothing
- * about time). Run: {@code mvn -q -pl redlock-testing exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=dev.redlock.sim.SimSpeed [-Dexec.args="seconds threads"]}.
+ * about time; rates are per second of the measuring thread's CPU time, so other load on the machine distorts them
+ * less). Run: {@code mvn -q -pl redlock-testing test-compile exec:java [-Dexec.args="seconds threads"]}.
  *
  * <ul>
  *   <li>scripts: ACQUIRE then RELEASE by EVALSHA on one node, arguments already in the node's form;</li>
@@ -28,9 +28,9 @@ public final class SimSpeed {
         System.out.printf(Locale.ROOT, "warm-up...%n");
         scripts(Math.max(3, seconds / 2));   // LuaJ's interpreter loop takes seconds to be JIT-compiled
         rounds(Math.max(3, seconds / 2));
-        System.out.printf(Locale.ROOT, "one thread, scripts: %,.0f script executions/s (ACQUIRE+RELEASE pairs: half)%n", scripts(seconds));
+        System.out.printf(Locale.ROOT, "one thread, scripts: %,.0f script executions per CPU-second (ACQUIRE+RELEASE pairs: half)%n", scripts(seconds));
         double rounds = rounds(seconds);
-        System.out.printf(Locale.ROOT, "one thread, rounds:  %,.0f rounds/s of 5 nodes x (ACQUIRE + RELEASE) = %,.0f script executions/s%n",
+        System.out.printf(Locale.ROOT, "one thread, rounds:  %,.0f rounds per CPU-second of 5 nodes x (ACQUIRE + RELEASE) = %,.0f script executions%n",
                 rounds, rounds * 10);
         double[] parallel = new double[threads];
         List<Thread> ts = new ArrayList<>();
@@ -43,10 +43,23 @@ public final class SimSpeed {
         for (Thread t : ts) t.join();
         double total = 0;
         for (double p : parallel) total += p;
-        System.out.printf(Locale.ROOT, "%d threads, rounds:  %,.0f rounds/s = %,.0f script executions/s%n", threads, total, total * 10);
+        System.out.printf(Locale.ROOT, "%d threads, rounds:  %,.0f rounds per CPU-second in all = %,.0f script executions/s when each thread has a core%n", threads, total, total * 10);
     }
 
-    /** ACQUIRE+RELEASE executions per second on one node, for {@code seconds}. */
+    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
+
+    /** Per second of this thread's CPU time (steadier than wall time on a shared machine), else of wall time. */
+    private static double rate(long count, long wallStart, long cpuStart) {
+        long cpu = CPU.isCurrentThreadCpuTimeSupported() ? CPU.getCurrentThreadCpuTime() - cpuStart : 0;
+        long wall = System.nanoTime() - wallStart;
+        return count / ((cpu > 0 ? cpu : wall) / 1e9);
+    }
+
+    private static long cpuNow() {
+        return CPU.isCurrentThreadCpuTimeSupported() ? CPU.getCurrentThreadCpuTime() : 0;
+    }
+
+    /** ACQUIRE+RELEASE executions per CPU-second on one node, for {@code seconds}. */
     static double scripts(double seconds) {
         SimScheduler time = new SimScheduler(1);
         SimNode node = SimNode.create(time, "n");
@@ -62,6 +75,7 @@ public final class SimSpeed {
         long end = System.nanoTime() + (long) (seconds * 1e9);
         long n = 0;
         long start = System.nanoTime();
+        long cpu = cpuNow();
         while (System.nanoTime() < end) {
             for (int i = 0; i < 64; i++) {
                 check(node.execute(s, acquires[i]));
@@ -69,10 +83,10 @@ public final class SimSpeed {
             }
             n += 128;
         }
-        return n / ((System.nanoTime() - start) / 1e9);
+        return rate(n, start, cpu);
     }
 
-    /** Five-node rounds per second through the simulated network, for {@code seconds}. */
+    /** Five-node rounds per CPU-second through the simulated network, for {@code seconds}. */
     static double rounds(double seconds) {
         SimScheduler time = new SimScheduler(2);
         SimNetwork net = new SimNetwork(time);
@@ -90,6 +104,7 @@ public final class SimSpeed {
         String release = Scripts.sha1(releaseSrc);
         long end = System.nanoTime() + (long) (seconds * 1e9);
         long start = System.nanoTime();
+        long cpu = cpuNow();
         long rounds = 0;
         while (System.nanoTime() < end) {
             String owner = "owner" + rounds;
@@ -104,7 +119,7 @@ public final class SimSpeed {
             time.runUntilIdle();
             rounds++;
         }
-        return rounds / ((System.nanoTime() - start) / 1e9);
+        return rate(rounds, start, cpu);
     }
 
     private static void check(Object reply) {
