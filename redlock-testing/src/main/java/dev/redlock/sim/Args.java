@@ -34,6 +34,19 @@ final class Args {
         return v;
     }
 
+    /** Redis's reply to a command it does not know (6.2 and 7.x word it differently). */
+    static ErrorReply unknownCommand(LuaString[] args, boolean v7) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 1; i < args.length && b.length() < 128; i++) {
+            String a = LuaBridge.utf8(args[i]);
+            a = a.substring(0, Math.min(a.length(), 128 - b.length()));
+            b.append(v7 ? "'" + a + "' " : "`" + a + "`, ");
+        }
+        String cmd = LuaBridge.utf8(args[0]);
+        return new ErrorReply(v7 ? "ERR unknown command '" + cmd + "', with args beginning with: " + b
+                : "ERR unknown command `" + cmd + "`, with args beginning with: " + b);
+    }
+
     static ErrorReply wrongArity(String command) {
         return new ErrorReply("ERR wrong number of arguments for '" + command + "' command");
     }

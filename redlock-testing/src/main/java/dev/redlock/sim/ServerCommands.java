@@ -59,12 +59,12 @@ final class ServerCommands {
         Command.add("replicaof", 3, NOSCRIPT, ServerCommands::replicaof);
         Command.add("slaveof", 3, NOSCRIPT, ServerCommands::replicaof);
         Command.add("role", 1, NOSCRIPT, ServerCommands::role);
-        Command.add("publish", 3, 0, (n, a, s) -> n.publish(LuaBridge.utf8(a[1]), LuaBridge.utf8(a[2])));
+        Command.add("publish", 3, 0, (n, a, s) -> n.channels().publish(LuaBridge.utf8(a[1]), LuaBridge.utf8(a[2])));
         Command.add("pubsub", -2, 0, ServerCommands::pubsub);
         Command.add("subscribe", -2, NOSCRIPT, (n, a, s) -> {
             List<Object> out = new ArrayList<>();
             for (int i = 1; i < a.length; i++) {
-                n.subscribe(s, LuaBridge.utf8(a[i]));
+                n.channels().subscribe(s, LuaBridge.utf8(a[i]));
                 out.add(List.of(LuaString.valueOf("subscribe"), a[i], (long) s.channels.size()));
             }
             return out;
@@ -75,7 +75,7 @@ final class ServerCommands {
             for (int i = 1; i < a.length; i++) which.add(LuaBridge.utf8(a[i]));
             List<Object> out = new ArrayList<>();
             for (String c : which) {
-                n.unsubscribe(s, c);
+                n.channels().unsubscribe(s, c);
                 out.add(List.of(LuaString.valueOf("unsubscribe"), LuaString.valueOf(c), (long) s.channels.size()));
             }
             return out;
@@ -203,14 +203,14 @@ final class ServerCommands {
                 List<Object> out = new ArrayList<>();
                 for (int i = 2; i < a.length; i++) {
                     out.add(a[i]);
-                    out.add(n.subscribers(LuaBridge.utf8(a[i])));
+                    out.add(n.channels().subscribers(LuaBridge.utf8(a[i])));
                 }
                 return out;
             }
             case "channels" -> {
                 if (a.length > 3) return subcommandError(n, "pubsub", sub);
                 List<Object> out = new ArrayList<>();
-                for (String c : n.channelNames()) {
+                for (String c : n.channels().names()) {
                     LuaString name = LuaString.valueOf(c);
                     if (a.length == 2 || Glob.matches(a[2], name)) out.add(name);
                 }

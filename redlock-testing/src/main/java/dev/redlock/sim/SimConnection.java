@@ -207,6 +207,6 @@ public final class SimConnection {
     }
 
     private void dropSubscriptions() {
-        for (String c : List.copyOf(session.channels)) node.unsubscribe(session, c);
+        for (String c : List.copyOf(session.channels)) node.channels().unsubscribe(session, c);
     }
 }

@@ -3,11 +3,9 @@ package dev.redlock.sim;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.luaj.vm2.LuaString;
@@ -37,7 +35,7 @@ public final class SimNode {
     private final Dataset data = new Dataset(this);
     private final Disk disk = new Disk(this);
     private final Map<LuaString, ScriptCache.Compiled> scripts = new HashMap<>();
-    private final Map<String, List<Session>> channels = new LinkedHashMap<>();
+    private final PubSub channels = new PubSub();
     private final List<ReplicationLink> replicas = new ArrayList<>();
     private final List<Consumer<SimNode>> listeners = new ArrayList<>();
     private final Session fixture = new Session();
@@ -86,36 +84,26 @@ public final class SimNode {
 
     // ---- identity and state ----
 
-    public String name() {
-        return name;
-    }
+    public String name() { return name; }
 
     /** The host name replicas and {@code INFO} use: the node's name. */
-    public String host() {
-        return name;
-    }
+    public String host() { return name; }
 
-    public int port() {
-        return port;
-    }
+    public int port() { return port; }
 
     /** The Redis version it reports and whose replies it gives. */
     public String version() {
         return version;
     }
 
-    public String runId() {
-        return runId;
-    }
+    public String runId() { return runId; }
 
     /** {@code master_replid}: new on every restart and every promotion. */
     public String replicationId() {
         return replid;
     }
 
-    public boolean isRunning() {
-        return running;
-    }
+    public boolean isRunning() { return running; }
 
     public boolean isPaused() {
         return running && paused;
@@ -125,9 +113,7 @@ public final class SimNode {
         return upstreamAddress != null;
     }
 
-    public Persistence persistence() {
-        return persistence;
-    }
+    public Persistence persistence() { return persistence; }
 
     /** The live keys (expired ones excluded), in insertion order. */
     public List<String> keys() {
@@ -156,7 +142,7 @@ public final class SimNode {
     Object execute(Session session, LuaString[] args) {
         commands++;
         Command c = Command.lookup(args[0]);
-        if (c == null) return unknownCommand(args);
+        if (c == null) return Args.unknownCommand(args, v7);
         if (!c.arityOk(args.length)) return Args.wrongArity(c.name());
         if (!requirePass.isEmpty() && !session.authenticated && !c.name().equals("auth")) {
             return new ErrorReply("NOAUTH Authentication required.");
@@ -183,18 +169,6 @@ public final class SimNode {
     Object runScript(ScriptCache.Compiled script, LuaString[] keys, LuaString[] argv) {
         data.wroteInScript = false;
         return LuaBridge.current().run(this, script, keys, argv);
-    }
-
-    private ErrorReply unknownCommand(LuaString[] args) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 1; i < args.length && b.length() < 128; i++) {
-            String a = LuaBridge.utf8(args[i]);
-            a = a.substring(0, Math.min(a.length(), 128 - b.length()));
-            b.append(v7 ? "'" + a + "' " : "`" + a + "`, ");
-        }
-        String cmd = LuaBridge.utf8(args[0]);
-        return new ErrorReply(v7 ? "ERR unknown command '" + cmd + "', with args beginning with: " + b
-                : "ERR unknown command `" + cmd + "`, with args beginning with: " + b);
     }
 
     /** Takes another server's identity (a test comparing this model with a real server needs the same ids). */
@@ -410,36 +384,6 @@ public final class SimNode {
         for (ReplicationLink r : replicas) r.send(Effect.FLUSH);
     }
 
-    // ---- pub/sub ----
-
-    long publish(String channel, String message) {
-        List<Session> subs = channels.get(channel);
-        if (subs == null) return 0;
-        for (Session s : List.copyOf(subs)) s.deliver(channel, message);
-        return subs.size();
-    }
-
-    void subscribe(Session s, String channel) {
-        if (s.channels.add(channel)) channels.computeIfAbsent(channel, c -> new ArrayList<>()).add(s);
-    }
-
-    void unsubscribe(Session s, String channel) {
-        if (!s.channels.remove(channel)) return;
-        List<Session> subs = channels.get(channel);
-        if (subs == null) return;
-        subs.remove(s);
-        if (subs.isEmpty()) channels.remove(channel);
-    }
-
-    long subscribers(String channel) {
-        List<Session> subs = channels.get(channel);
-        return subs == null ? 0 : subs.size();
-    }
-
-    Set<String> channelNames() {
-        return channels.keySet();
-    }
-
     // ---- for the network and the commands ----
 
     void addListener(Consumer<SimNode> l) {
@@ -464,6 +408,7 @@ public final class SimNode {
         return b.toString();
     }
 
+    PubSub channels() { return channels; }
     SimScheduler scheduler() { return time; }
     NodeClock clock() { return clock; }
     Dataset data() { return data; }

@@ -1,5 +1,6 @@
 package dev.redlock.sim;
 
+import dev.redlock.testkit.Resp;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,9 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A blocking RESP2 connection for the differential test, keeping the reply's structure: {@code Long}, bulk
- * {@code String}, {@link StatusReply}, {@link ErrorReply}, {@code List}, null. (The testkit's fixture client
- * flattens arrays and nil, which a comparison cannot use.)
+ * A blocking RESP2 connection for the differential test (commands written by the testkit's {@link Resp#write}),
+ * reading replies with their structure: {@code Long}, bulk {@code String}, {@link StatusReply}, {@link ErrorReply},
+ * {@code List}, null. (The testkit's reader flattens arrays and nil, which a comparison cannot use.)
  */
 final class RespWire implements AutoCloseable {
     private final Socket socket;
@@ -37,16 +38,7 @@ final class RespWire implements AutoCloseable {
 
     Object call(String... args) {
         try {
-            ByteArrayOutputStream b = new ByteArrayOutputStream();
-            b.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            for (String a : args) {
-                byte[] bytes = a.getBytes(StandardCharsets.UTF_8);
-                b.writeBytes(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-                b.writeBytes(bytes);
-                b.writeBytes(new byte[] {'\r', '\n'});
-            }
-            out.write(b.toByteArray());
-            out.flush();
+            Resp.write(out, args);
             return read();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
