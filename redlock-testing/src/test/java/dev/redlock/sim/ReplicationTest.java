@@ -60,6 +60,7 @@ class ReplicationTest {
         assertEquals("down", info(replica, "master_link_status"));
         assertNull(replica.command("GET", "later"));
         assertNull(replica.command("GET", "k"), "expired on the replica's clock: hidden, though not deleted");
+        assertTrue(((String) replica.command("INFO", "stats")).contains("expired_keys:0\r\n"), "a replica leaves deletion to its master");
         replica.restoreReplicationLink();
         time.runUntilIdle();
         assertEquals("1", replica.command("GET", "later"));

@@ -40,6 +40,9 @@ class ScriptingTest {
         assertEquals("plain", evalError(node, "return {err='plain'}"));
         assertEquals("fenced key k has a malformed fence: x", evalError(node, "return redis.error_reply('fenced key k has a malformed fence: x')"));
         assertEquals(1L, eval(node, "return unpack({1, 2})", "0"));
+        assertEquals(List.of(Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE, -9223372036854775807L - 1, 9007199254740993L - 1),
+                eval(node, "return {2^63, 1e20, -1e20, -2^63, 2^53 + 1}", "0"),
+                "out of range converts to LLONG_MIN, as C's cast does on x86-64 (checked on real servers)");
     }
 
     @Test

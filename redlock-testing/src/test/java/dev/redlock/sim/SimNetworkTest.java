@@ -30,11 +30,12 @@ class SimNetworkTest {
     void repliesComeBackInOrderWhateverTheDelaysDraw() {
         net.delay(client, node, LinkDelay.uniform(Duration.ZERO, Duration.ofMillis(10)));
         List<Object> replies = new ArrayList<>();
-        for (int i = 0; i < 200; i++) t.command("INCR", "n").thenAccept(replies::add);
+        for (int i = 0; i < 200; i++) t.command("SET", "k", Integer.toString(i), "GET").thenAccept(replies::add);
         time.runUntilIdle();
         List<Object> expected = new ArrayList<>();
-        for (long i = 1; i <= 200; i++) expected.add(i);
-        assertEquals(expected, replies);
+        expected.add(null);
+        for (int i = 0; i < 199; i++) expected.add(Integer.toString(i));
+        assertEquals(expected, replies, "each SET saw the one sent before it, and its reply came back in turn");
     }
 
     @Test
