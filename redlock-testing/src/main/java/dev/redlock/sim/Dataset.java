@@ -77,20 +77,26 @@ final class Dataset {
         node.propagateFlush();
     }
 
-    /** Live keys, in insertion order; a master deletes the expired ones on the way (as its active expiry would). */
+    /** Live keys, in insertion order; nothing is deleted or stamped (what KEYS, SCAN and DBSIZE see). */
     List<LuaString> liveKeys() {
         long now = node.clock().millis();
         List<LuaString> out = new ArrayList<>();
-        List<LuaString> dead = new ArrayList<>();
-        for (Map.Entry<LuaString, Entry> e : keys.entries()) (e.getValue().expiredAt(now) ? dead : out).add(e.getKey());
-        if (!node.isReplica()) {
-            for (LuaString k : dead) {
-                keys.remove(k);
-                expiredKeys++;
-                node.propagate(k, null);
-            }
-        }
+        for (Map.Entry<LuaString, Entry> e : keys.entries()) if (!e.getValue().expiredAt(now)) out.add(e.getKey());
         return out;
+    }
+
+    /** The live entry of {@code key} or null, without deleting, stamping or propagating anything. */
+    Entry peek(LuaString key) {
+        Entry e = keys.get(key);
+        return e == null || e.expiredAt(node.clock().millis()) ? null : e;
+    }
+
+    /** Deletes every expired key (a master loading its data at start does). */
+    void reapExpired() {
+        long now = node.clock().millis();
+        List<LuaString> dead = new ArrayList<>();
+        for (Map.Entry<LuaString, Entry> e : keys.entries()) if (e.getValue().expiredAt(now)) dead.add(e.getKey());
+        for (LuaString k : dead) keys.remove(k);
     }
 
     long usedMemory() {

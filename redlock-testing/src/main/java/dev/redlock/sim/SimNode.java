@@ -3,6 +3,7 @@ package dev.redlock.sim;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,8 +25,6 @@ import org.luaj.vm2.LuaString;
  * <p>Not thread-safe: use it on its scheduler's thread (or before the simulation runs).
  */
 public final class SimNode {
-    static final String ZERO_ID = "0000000000000000000000000000000000000000";
-
     private final String name;
     private final int port;
     private final String version;
@@ -34,15 +33,12 @@ public final class SimNode {
     private final NodeClock clock;
     private final Dataset data = new Dataset(this);
     private final Disk disk = new Disk(this);
+    private final Replication repl = new Replication(this);
     private final Map<LuaString, ScriptCache.Compiled> scripts = new HashMap<>();
     private final PubSub channels = new PubSub();
-    private final List<ReplicationLink> replicas = new ArrayList<>();
     private final List<Consumer<SimNode>> listeners = new ArrayList<>();
     private final Session fixture = new Session();
     private Function<String, SimNode> resolver = a -> null;
-    private ReplicationLink upstream;
-    private String upstreamAddress;
-    private long defaultLagNanos;
     private Persistence persistence;
     private long maxmemory;
     private String maxmemoryPolicy = "noeviction";
@@ -52,10 +48,6 @@ public final class SimNode {
     private boolean running = true;
     private boolean paused;
     private String runId;
-    private String replid;
-    private String replid2 = ZERO_ID;
-    private long replOffset;
-    private long secondReplOffset = -1;
     private long startedAtNanos;
     private long commands;
     private int pid;
@@ -68,7 +60,7 @@ public final class SimNode {
         this.time = b.scheduler;
         this.clock = new NodeClock(time, b.epochUs);
         this.persistence = b.persistence;
-        this.defaultLagNanos = b.replicationLag.toNanos();
+        this.repl.defaultLagNanos = b.replicationLag.toNanos();
         start();
     }
 
@@ -100,7 +92,7 @@ public final class SimNode {
 
     /** {@code master_replid}: new on every restart and every promotion. */
     public String replicationId() {
-        return replid;
+        return repl.replid;
     }
 
     public boolean isRunning() { return running; }
@@ -110,16 +102,39 @@ public final class SimNode {
     }
 
     public boolean isReplica() {
-        return upstreamAddress != null;
+        return repl.upstreamAddress != null;
     }
 
     public Persistence persistence() { return persistence; }
 
-    /** The live keys (expired ones excluded), in insertion order. */
+    /**
+     * The live keys (expired ones excluded), in insertion order. Like the {@code peek} methods, for checkers: it
+     * changes nothing (no lazy deletion, no LRU stamp, nothing propagated), where a command would.
+     */
     public List<String> keys() {
         List<String> out = new ArrayList<>();
         for (LuaString k : data.liveKeys()) out.add(LuaBridge.utf8(k));
         return out;
+    }
+
+    /**
+     * The live value of {@code key} without side effects: a {@code String}, a {@code Map<String, String>} for a
+     * hash (in field order), or null when absent or expired on this node's clock.
+     */
+    public Object peek(String key) {
+        Entry e = data.peek(Replies.bytes(key));
+        if (e == null) return null;
+        if (e.isString()) return LuaBridge.utf8(e.string());
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<LuaString, LuaString> f : e.hash().entrySet()) out.put(LuaBridge.utf8(f.getKey()), LuaBridge.utf8(f.getValue()));
+        return out;
+    }
+
+    /** The milliseconds {@code key} has left on this node's clock, without side effects: -2 absent, -1 no TTL. */
+    public long peekTtlMillis(String key) {
+        Entry e = data.peek(Replies.bytes(key));
+        if (e == null) return -2;
+        return e.expireAtMs < 0 ? -1 : Math.max(0, e.expireAtMs - clock.millis());
     }
 
     // ---- commands ----
@@ -174,7 +189,7 @@ public final class SimNode {
     /** Takes another server's identity (a test comparing this model with a real server needs the same ids). */
     void identity(String runId, String replicationId) {
         this.runId = runId;
-        this.replid = replicationId;
+        repl.replid = replicationId;
     }
 
     // ---- faults: process ----
@@ -196,7 +211,7 @@ public final class SimNode {
         running = false;
         paused = false;
         channels.clear();
-        for (ReplicationLink r : replicas) r.broken();
+        repl.died();
         notifyListeners();
     }
 
@@ -217,19 +232,14 @@ public final class SimNode {
         running = true;
         paused = false;
         runId = randomId();
-        replid = randomId();
-        replid2 = ZERO_ID;
-        replOffset = 0;
-        secondReplOffset = -1;
         startedAtNanos = time.nanoTime();
         pid = 1000 + time.random().nextInt(60000);
         scripts.clear();
         data.replace(disk.load());
-        data.liveKeys();
+        data.reapExpired();
         disk.rewrite(data.keyspace());
         disk.start();
-        if (upstream != null) syncFrom(upstream);
-        for (ReplicationLink r : replicas) r.replica.syncFrom(r);
+        repl.restarted(randomId());
     }
 
     /** SIGSTOP: the node answers nothing and applies no replication until {@link #resume()}; requests queue. */
@@ -243,7 +253,7 @@ public final class SimNode {
     public void resume() {
         if (!running || !paused) return;
         paused = false;
-        if (upstream != null) upstream.drain();
+        if (repl.upstream != null) repl.upstream.drain();
         notifyListeners();
     }
 
@@ -304,84 +314,40 @@ public final class SimNode {
     }
 
     void replicaOf(String address, SimNode master) {
-        detach();
-        upstreamAddress = address;
-        if (master != null) {
-            upstream = new ReplicationLink(master, this, defaultLagNanos);
-            master.replicas.add(upstream);
-            if (running) syncFrom(upstream);
-        }
+        repl.replicaOf(address, master);
     }
 
     /** {@code REPLICAOF NO ONE}: a master again, with a new replication id; it keeps its data and run_id. */
     public void promote() {
-        if (!isReplica()) return;
-        detach();
-        replid2 = replid;
-        secondReplOffset = replOffset + 1;
-        replid = randomId();
-    }
-
-    private void detach() {
-        if (upstream != null) upstream.master.replicas.remove(upstream);
-        upstream = null;
-        upstreamAddress = null;
+        if (isReplica()) repl.promote(randomId());
     }
 
     /** The delay of the replication stream into this replica (default 0). */
     public void replicationLag(Duration lag) {
-        defaultLagNanos = lag.toNanos();
-        if (upstream != null) upstream.lagNanos = defaultLagNanos;
+        repl.defaultLagNanos = lag.toNanos();
+        if (repl.upstream != null) repl.upstream.lagNanos = repl.defaultLagNanos;
     }
 
     /** Cuts this replica's link to its master: changes wait in the master's backlog. */
     public void cutReplicationLink() {
-        if (upstream != null) upstream.cut = true;
+        if (repl.upstream != null) repl.upstream.cut = true;
     }
 
     /** Restores the link: the backlog is sent (partial resync). */
     public void restoreReplicationLink() {
-        if (upstream != null) upstream.restore();
-    }
-
-    private void syncFrom(ReplicationLink link) {
-        SimNode m = link.master;
-        if (!m.running || !running) {
-            link.broken();
-            return;
-        }
-        data.replace(m.data.keyspace().copy());
-        replid = m.replid;
-        replid2 = ZERO_ID;
-        replOffset = m.replOffset;
-        disk.rewrite(data.keyspace());
-        link.resynced();
-        for (ReplicationLink r : replicas) r.replica.syncFrom(r);
+        if (repl.upstream != null) repl.upstream.restore();
     }
 
     void applyReplicated(Effect e) {
-        data.keyspace().apply(e);
-        replOffset++;
-        disk.append(e);
-        for (ReplicationLink r : replicas) r.send(e);
+        repl.applyReplicated(e);
     }
 
-    /** A change of this node's data: to its AOF and its replicas. */
     void propagate(LuaString key, Entry current) {
-        replOffset++;
-        if (replicas.isEmpty() && !persistence.aof()) {
-            disk.changesSinceSave++;
-            return;
-        }
-        Effect e = Effect.of(key, current);
-        disk.append(e);
-        for (ReplicationLink r : replicas) r.send(e);
+        repl.propagate(key, current);
     }
 
     void propagateFlush() {
-        replOffset++;
-        disk.append(Effect.FLUSH);
-        for (ReplicationLink r : replicas) r.send(Effect.FLUSH);
+        repl.propagateFlush();
     }
 
     // ---- for the network and the commands ----
@@ -424,19 +390,20 @@ public final class SimNode {
     void requirePass(String p) { requirePass = p; }
     String save() { return save; }
     void save(String s) { save = s; }
-    String replid2() { return replid2; }
-    long replOffset() { return replOffset; }
-    long secondReplOffset() { return secondReplOffset; }
+    Replication replication() { return repl; }
+    String replid2() { return repl.replid2; }
+    long replOffset() { return repl.offset; }
+    long secondReplOffset() { return repl.secondOffset; }
     long uptimeSeconds() { return (time.nanoTime() - startedAtNanos) / 1_000_000_000L; }
     long commandsProcessed() { return commands; }
     int pid() { return pid; }
-    String upstreamAddress() { return upstreamAddress; }
-    ReplicationLink upstream() { return upstream; }
-    List<ReplicationLink> replicaLinks() { return replicas; }
+    String upstreamAddress() { return repl.upstreamAddress; }
+    ReplicationLink upstream() { return repl.upstream; }
+    List<ReplicationLink> replicaLinks() { return repl.replicas; }
 
     @Override
     public String toString() {
-        return "SimNode[" + name + (running ? "" : ", down") + (paused ? ", paused" : "") + (isReplica() ? ", replica of " + upstreamAddress : "") + "]";
+        return "SimNode[" + name + (running ? "" : ", down") + (paused ? ", paused" : "") + (isReplica() ? ", replica of " + repl.upstreamAddress : "") + "]";
     }
 
     /** Mutable, reusable builder of {@link SimNode}s. Not thread-safe. */
