@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  * simulation that submits from other threads is no longer deterministic.
  *
  * <p>A task that throws does not stop the loop: the exception is kept ({@link #failures()}) and, for a periodic
- * task, the task is not run again (as with {@link java.util.concurrent.ScheduledThreadPoolExecutor}).
+ * task, the task is not run again (as with {@link java.util.concurrent.ScheduledThreadPoolExecutor}). A task given
+ * to {@code submit} keeps its exception in its future, as a thread pool's does.
  */
 public final class SimScheduler extends AbstractExecutorService implements ScheduledExecutorService {
     private final PriorityQueue<SimTask<?>> queue = new PriorityQueue<>();

@@ -136,6 +136,29 @@ class SimNodeCommandsTest {
     }
 
     @Test
+    void peeksReadTheModelWithoutChangingIt() {
+        SimNode replica = SimNode.create(time, "r");
+        replica.replicaOf(node);
+        c("SET", "gone", "1", "PX", "10");
+        c("HSET", "h", "b", "2", "a", "1");
+        c("SET", "s", "v", "PX", "5000");
+        time.runFor(Duration.ofMillis(10));
+        long offset = node.replOffset();
+        assertNull(node.peek("gone"));
+        assertEquals(-2L, node.peekTtlMillis("gone"));
+        assertEquals(java.util.Map.of("b", "2", "a", "1"), node.peek("h"));
+        assertEquals(List.of("b", "a"), List.copyOf(((java.util.Map<?, ?>) node.peek("h")).keySet()), "in field order");
+        assertEquals("v", node.peek("s"));
+        assertEquals(4990L, node.peekTtlMillis("s"));
+        assertEquals(-1L, node.peekTtlMillis("h"));
+        assertEquals(List.of("h", "s"), node.keys());
+        assertEquals(offset, node.replOffset(), "nothing was deleted or propagated");
+        assertTrue(((String) c("INFO", "stats")).contains("expired_keys:0\r\n"));
+        assertNull(c("GET", "gone"), "a command deletes it lazily");
+        assertTrue(((String) c("INFO", "stats")).contains("expired_keys:1\r\n"));
+    }
+
+    @Test
     void unknownCommandsAndArityErrorsUseTheVersionsWording() {
         assertEquals("ERR unknown command 'FOO', with args beginning with: 'a' ", error("FOO", "a"));
         assertEquals("ERR wrong number of arguments for 'get' command", error("GET"));
