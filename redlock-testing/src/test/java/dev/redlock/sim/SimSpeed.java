@@ -32,6 +32,9 @@ public final class SimSpeed {
         double rounds = rounds(seconds);
         System.out.printf(Locale.ROOT, "one thread, rounds:  %,.0f rounds per CPU-second of 5 nodes x (ACQUIRE + RELEASE) = %,.0f script executions%n",
                 rounds, rounds * 10);
+        double seeds = seeds(seconds);
+        System.out.printf(Locale.ROOT, "one thread, seeds:   %,.0f seeds per CPU-second (new world of 5 nodes, 100 rounds with a fault"
+                + " every 10) = %,.0f seeds/min per core%n", seeds, seeds * 60);
         double[] parallel = new double[threads];
         List<Thread> ts = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
@@ -120,6 +123,74 @@ public final class SimSpeed {
             rounds++;
         }
         return rate(rounds, start, cpu);
+    }
+
+    /**
+     * Whole seeds per CPU-second: a new simulation (scheduler, network with random delays, 5 nodes with AOF
+     * everysec, one client), then 100 rounds of ACQUIRE to all five and RELEASE to all five, the first by EVALSHA
+     * falling back to EVAL on NOSCRIPT as the library does, with a seeded fault every 10 rounds (a reset, a
+     * partition healed 50 ms later, a kill and restart, a pause and resume, a clock step).
+     */
+    static double seeds(double seconds) {
+        String acquireSrc = LibraryScripts.source("ACQUIRE");
+        String releaseSrc = LibraryScripts.source("RELEASE");
+        String acquire = Scripts.sha1(acquireSrc);
+        String release = Scripts.sha1(releaseSrc);
+        long end = System.nanoTime() + (long) (seconds * 1e9);
+        long start = System.nanoTime();
+        long cpu = cpuNow();
+        long seeds = 0;
+        while (System.nanoTime() < end) {
+            SimScheduler time = new SimScheduler(seeds);
+            SimNetwork net = new SimNetwork(time);
+            net.defaultDelay(LinkDelay.uniform(java.time.Duration.ofNanos(50_000), java.time.Duration.ofNanos(500_000)));
+            SimClient client = net.client("c");
+            List<SimNode> nodes = new ArrayList<>();
+            List<SimTransport> transports = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                SimNode n = net.attach(SimNode.builder(time, "n" + i).persistence(Persistence.AOF_EVERYSEC).build());
+                nodes.add(n);
+                transports.add(client.transport(n));
+            }
+            for (int round = 0; round < 100; round++) {
+                if (round % 10 == 9) fault(time, net, client, nodes.get(time.random().nextInt(5)));
+                String owner = "owner" + round;
+                for (SimTransport t : transports) {
+                    t.command("EVALSHA", acquire, "3", "lock", "fence", "__node", owner, "30000", "0", "0", "", "600000")
+                            .exceptionallyCompose(e -> String.valueOf(e.getMessage()).startsWith("NOSCRIPT")
+                                    ? t.command("EVAL", acquireSrc, "3", "lock", "fence", "__node", owner, "30000", "0", "0", "", "600000")
+                                    : CompletableFuture.failedFuture(e));
+                }
+                time.runFor(java.time.Duration.ofMillis(5));
+                for (SimTransport t : transports) {
+                    t.command("EVALSHA", release, "1", "lock", owner, "wake")
+                            .exceptionallyCompose(e -> t.command("EVAL", releaseSrc, "1", "lock", owner, "wake"));
+                }
+                time.runFor(java.time.Duration.ofMillis(5));
+            }
+            if (!time.failures().isEmpty()) throw new IllegalStateException("seed " + seeds + ": " + time.failures());
+            seeds++;
+        }
+        return rate(seeds, start, cpu);
+    }
+
+    private static void fault(SimScheduler time, SimNetwork net, SimClient client, SimNode node) {
+        switch (time.random().nextInt(5)) {
+            case 0 -> net.reset(client, node);
+            case 1 -> {
+                net.partition(client, node);
+                time.after(java.time.Duration.ofMillis(50), () -> net.heal(client, node));
+            }
+            case 2 -> {
+                node.kill();
+                time.after(java.time.Duration.ofMillis(20), node::restart);
+            }
+            case 3 -> {
+                node.pause();
+                time.after(java.time.Duration.ofMillis(20), node::resume);
+            }
+            default -> node.clockOffset(java.time.Duration.ofMillis(time.random().nextInt(200) - 100));
+        }
     }
 
     private static void check(Object reply) {
