@@ -8,6 +8,7 @@ import java.util.Map;
  * {@link dev.redlock.spi.NodeTransport}) and its pause (a stop-the-world pause: while paused it sends nothing and
  * receives nothing; what it sent or was sent waits, in order, until {@link #resume()}). The pause is the network's
  * view only: code running on the simulation's thread on behalf of a paused client is the simulator's to hold back.
+ * Not thread-safe: the simulation's thread only (its transports are, see {@link SimTransport}).
  */
 public final class SimClient {
     private final String name;
