@@ -14,7 +14,7 @@ final class ConfigCommand {
         String sub = LuaBridge.utf8(a[1]).toLowerCase(Locale.ROOT);
         switch (sub) {
             case "get" -> {
-                if (a.length < 3 || (a.length > 3 && !n.v7())) return ServerCommands.subcommandError(n, "config", sub);
+                if (a.length < 3 || (a.length > 3 && !n.v7())) return ServerCommands.subcommandArity(n, "config", a[1]);
                 List<Object> out = new ArrayList<>();
                 Map<String, String> c = ServerCommands.config(n);
                 for (int i = 2; i < a.length; i++) {
@@ -29,7 +29,8 @@ final class ConfigCommand {
                 return out;
             }
             case "set" -> {
-                if (a.length < 4 || a.length % 2 != 0 || (a.length > 4 && !n.v7())) return ServerCommands.subcommandError(n, "config", sub);
+                if (a.length < 4 || (a.length > 4 && !n.v7())) return ServerCommands.subcommandArity(n, "config", a[1]);
+                if (a.length % 2 != 0) return new ErrorReply("ERR wrong number of arguments for 'config|set' command");
                 for (int i = 2; i < a.length; i += 2) {
                     ErrorReply e = set(n, LuaBridge.utf8(a[i]).toLowerCase(Locale.ROOT), LuaBridge.utf8(a[i + 1]));
                     if (e != null) return e;
@@ -40,7 +41,7 @@ final class ConfigCommand {
                 return StatusReply.OK;
             }
             default -> {
-                return ServerCommands.subcommandError(n, "config", sub);
+                return ServerCommands.unknownSubcommand(n, "config", a[1]);
             }
         }
     }

@@ -16,6 +16,7 @@ record ErrorReply(String text, boolean scriptLayer) {
     static final ErrorReply SYNTAX = new ErrorReply("ERR syntax error");
     static final ErrorReply OVERFLOW = new ErrorReply("ERR increment or decrement would overflow");
     static final ErrorReply NOSCRIPT = new ErrorReply("NOSCRIPT No matching script. Please use EVAL.");
+    static final ErrorReply NOSCRIPT_VALKEY = new ErrorReply("NOSCRIPT No matching script.");
     static final ErrorReply OOM = new ErrorReply("OOM command not allowed when used memory > 'maxmemory'.");
     static final ErrorReply READONLY = new ErrorReply("READONLY You can't write against a read only replica.");
 }

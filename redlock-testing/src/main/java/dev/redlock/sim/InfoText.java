@@ -35,6 +35,10 @@ final class InfoText {
                 long up = n.uptimeSeconds();
                 b.append("# Server\r\n");
                 line(b, "redis_version", n.version());
+                if (n.valkeyVersion() != null) {
+                    line(b, "server_name", "valkey");
+                    line(b, "valkey_version", n.valkeyVersion());
+                }
                 line(b, "redis_mode", "standalone");
                 line(b, "os", "Linux (simulated)");
                 line(b, "arch_bits", "64");

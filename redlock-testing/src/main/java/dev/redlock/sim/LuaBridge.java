@@ -268,6 +268,18 @@ final class LuaBridge {
         return new ErrorReply("ERR Error running script (call to f_" + sha + "): @user_script:" + line + ": " + text);
     }
 
+    /** An error of the scripting layer itself, worded in 7.x's terms (6.2's are derived when the script fails). */
+    static ErrorReply layerError(SimNode on, String redis7) {
+        if (on.valkeyVersion() == null) return new ErrorReply(redis7, true);
+        return new ErrorReply(switch (redis7) {
+            case "ERR Unknown Redis command called from script" -> "ERR Unknown command called from script";
+            case "ERR Wrong number of args calling Redis command from script" -> "ERR Wrong number of args calling command from script";
+            case "ERR Please specify at least one argument for this redis lib call" -> "ERR Please specify at least one argument for this call";
+            case "ERR Lua redis lib command arguments must be strings or integers" -> "ERR Command arguments must be strings or integers";
+            default -> redis7;
+        }, true);
+    }
+
     /** Redis 6.2's wording of the scripting layer's own errors. */
     private static String legacyScriptLayer(String text7) {
         return switch (text7) {
@@ -341,7 +353,7 @@ final class LuaBridge {
             int n = args.narg();
             Object reply;
             if (n == 0) {
-                reply = new ErrorReply("ERR Please specify at least one argument for this redis lib call", true);
+                reply = layerError(node, "ERR Please specify at least one argument for this redis lib call");
             } else {
                 LuaString[] a = new LuaString[n];
                 reply = null;
@@ -353,7 +365,7 @@ final class LuaBridge {
                     } else if (t == TNUMBER) {
                         a[i] = LuaString.valueOf(LuaFormat.argument(v.todouble()));
                     } else {
-                        reply = new ErrorReply("ERR Lua redis lib command arguments must be strings or integers", true);
+                        reply = layerError(node, "ERR Lua redis lib command arguments must be strings or integers");
                         break;
                     }
                 }

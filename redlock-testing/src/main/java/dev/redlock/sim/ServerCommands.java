@@ -91,7 +91,7 @@ final class ServerCommands {
         if (bySha) {
             script = n.scripts().get(a[1]);
             if (script == null) script = n.scripts().get(ScriptCache.key(a[1]));
-            if (script == null) return ErrorReply.NOSCRIPT;
+            if (script == null) return n.valkeyVersion() != null ? ErrorReply.NOSCRIPT_VALKEY : ErrorReply.NOSCRIPT;
         } else {
             script = ScriptCache.of(a[1]);
             if (script.error() != null) return script.error();
@@ -109,14 +109,14 @@ final class ServerCommands {
         String sub = LuaBridge.utf8(a[1]).toLowerCase(Locale.ROOT);
         switch (sub) {
             case "load" -> {
-                if (a.length != 3) return subcommandError(n, "script", sub);
+                if (a.length != 3) return subcommandArity(n, "script", a[1]);
                 ScriptCache.Compiled script = ScriptCache.of(a[2]);
                 if (script.error() != null) return script.error();
                 n.scripts().put(script.shaKey(), script);
                 return script.shaKey();
             }
             case "exists" -> {
-                if (a.length < 3) return subcommandError(n, "script", sub);
+                if (a.length < 3 && n.v7()) return subcommandArity(n, "script", a[1]);
                 List<Object> out = new ArrayList<>();
                 for (int i = 2; i < a.length; i++) out.add(n.scripts().containsKey(ScriptCache.key(a[i])) ? 1L : 0L);
                 return out;
@@ -126,15 +126,30 @@ final class ServerCommands {
                 return StatusReply.OK;
             }
             default -> {
-                return subcommandError(n, "script", sub);
+                return unknownSubcommand(n, "script", a[1]);
             }
         }
     }
 
-    static ErrorReply subcommandError(SimNode n, String command, String sub) {
+    /** A subcommand the command does not have ({@code sub} as the client typed it). */
+    static ErrorReply unknownSubcommand(SimNode n, String command, LuaString sub) {
         String upper = command.toUpperCase(Locale.ROOT);
-        return new ErrorReply(n.v7() ? "ERR unknown subcommand or wrong number of arguments for '" + sub + "'. Try " + upper + " HELP."
-                : "ERR Unknown subcommand or wrong number of arguments for '" + sub + "'. Try " + upper + " HELP.");
+        String typed = LuaBridge.utf8(sub);
+        return new ErrorReply(n.v7() ? "ERR unknown subcommand '" + typed + "'. Try " + upper + " HELP."
+                : "ERR Unknown subcommand or wrong number of arguments for '" + typed + "'. Try " + upper + " HELP.");
+    }
+
+    /** A known subcommand with the wrong number of arguments (7.x checks it before the subcommand runs). */
+    static ErrorReply subcommandArity(SimNode n, String command, LuaString sub) {
+        if (!n.v7()) return unknownSubcommand(n, command, sub);
+        return Args.wrongArity(command + "|" + LuaBridge.utf8(sub).toLowerCase(Locale.ROOT));
+    }
+
+    /** A subcommand that checks its own arguments and finds too many (both versions word it as 6.2 did). */
+    static ErrorReply subcommandArguments(SimNode n, String command, LuaString sub) {
+        String text = "nknown subcommand or wrong number of arguments for '" + LuaBridge.utf8(sub) + "'. Try "
+                + command.toUpperCase(Locale.ROOT) + " HELP.";
+        return new ErrorReply(n.v7() ? "ERR u" + text : "ERR U" + text);
     }
 
     private static Object auth(SimNode n, LuaString[] a, Session s) {
@@ -208,7 +223,7 @@ final class ServerCommands {
                 return out;
             }
             case "channels" -> {
-                if (a.length > 3) return subcommandError(n, "pubsub", sub);
+                if (a.length > 3) return subcommandArguments(n, "pubsub", a[1]);
                 List<Object> out = new ArrayList<>();
                 for (String c : n.channels().names()) {
                     LuaString name = LuaString.valueOf(c);
@@ -220,7 +235,7 @@ final class ServerCommands {
                 return 0L;
             }
             default -> {
-                return subcommandError(n, "pubsub", sub);
+                return unknownSubcommand(n, "pubsub", a[1]);
             }
         }
     }

@@ -28,6 +28,7 @@ public final class SimNode {
     private final String name;
     private final int port;
     private final String version;
+    private final String valkeyVersion;
     private final boolean v7;
     private final SimScheduler time;
     private final NodeClock clock;
@@ -56,6 +57,7 @@ public final class SimNode {
         this.name = b.name;
         this.port = b.port;
         this.version = b.version;
+        this.valkeyVersion = b.valkeyVersion;
         this.v7 = !b.version.startsWith("6.");
         this.time = b.scheduler;
         this.clock = new NodeClock(time, b.epochUs);
@@ -82,6 +84,9 @@ public final class SimNode {
     public String host() { return name; }
 
     public int port() { return port; }
+
+    /** The Valkey version it reports ({@code INFO server valkey_version}), or null for a Redis server. */
+    public String valkeyVersion() { return valkeyVersion; }
 
     /** The Redis version it reports and whose replies it gives. */
     public String version() {
@@ -170,9 +175,9 @@ public final class SimNode {
     /** {@code redis.call} from a script: the scripting layer's checks, then the command. */
     Object scriptCall(LuaString[] args) {
         Command c = Command.lookup(args[0]);
-        if (c == null) return new ErrorReply("ERR Unknown Redis command called from script", true);
-        if (c.is(Command.NOSCRIPT)) return new ErrorReply("ERR This Redis command is not allowed from script", true);
-        if (!c.arityOk(args.length)) return new ErrorReply("ERR Wrong number of args calling Redis command from script", true);
+        if (c == null) return LuaBridge.layerError(this, "ERR Unknown Redis command called from script");
+        if (c.is(Command.NOSCRIPT)) return LuaBridge.layerError(this, "ERR This Redis command is not allowed from script");
+        if (!c.arityOk(args.length)) return LuaBridge.layerError(this, "ERR Wrong number of args calling Redis command from script");
         if (c.is(Command.WRITE) && isReplica() && replicaReadOnly) return new ErrorReply(ErrorReply.READONLY.text(), true);
         if (c.is(Command.DENYOOM) && maxmemory > 0 && !data.wroteInScript && data.usedMemory() > maxmemory) {
             return new ErrorReply(ErrorReply.OOM.text(), true);
@@ -412,6 +417,7 @@ public final class SimNode {
         private final String name;
         private int port = 6379;
         private String version = "7.0.15";
+        private String valkeyVersion;
         private Persistence persistence = Persistence.NONE;
         private long epochUs = NodeClock.DEFAULT_EPOCH_US;
         private Duration replicationLag = Duration.ZERO;
@@ -433,6 +439,17 @@ public final class SimNode {
         public Builder version(String version) {
             if (version == null || !version.matches("[67]\\.\\d+\\.\\d+")) throw new IllegalArgumentException("version must be 6.x.y or 7.x.y, got " + version);
             this.version = version;
+            return this;
+        }
+
+        /**
+         * A Valkey server of that version (8.x): it reports {@code redis_version:7.2.4}, {@code server_name:valkey}
+         * and {@code valkey_version}, and words {@code NOSCRIPT} as Valkey does; otherwise Redis 7's replies.
+         */
+        public Builder valkey(String valkeyVersion) {
+            if (valkeyVersion == null || !valkeyVersion.matches("[89]\\.\\d+\\.\\d+")) throw new IllegalArgumentException("valkey version must be 8.x.y or 9.x.y, got " + valkeyVersion);
+            this.valkeyVersion = valkeyVersion;
+            this.version = "7.2.4";
             return this;
         }
 

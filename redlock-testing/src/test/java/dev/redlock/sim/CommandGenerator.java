@@ -32,6 +32,10 @@ final class CommandGenerator {
         this.runId = realRunId;
     }
 
+    private int pick(int n) {
+        return r.nextInt(n);
+    }
+
     private String pick(String... options) {
         return options[r.nextInt(options.length)];
     }
@@ -117,7 +121,7 @@ final class CommandGenerator {
 
     private String[] plain() {
         String k = key();
-        return switch (r.nextInt(26)) {
+        return switch (r.nextInt(28)) {
             case 0 -> new String[] {"SET", k, pick(VALUES)};
             case 1 -> new String[] {"SET", k, pick(VALUES), pick("NX", "XX"), "PX", pick(TTLS)};
             case 2 -> new String[] {"SET", k, pick(VALUES), pick("EX", "PX"), pick(TTLS), pick("KEEPTTL", "GET", "NX", "XX")};
@@ -143,6 +147,11 @@ final class CommandGenerator {
             case 22 -> new String[] {pick("PING", "ECHO", "GET", "HGET", "FOO")};
             case 23 -> new String[] {"INFO", pick("server", "replication", "memory", "cluster")};
             case 24 -> new String[] {"CONFIG", "GET", pick("maxmemory-policy", "maxmemory", "appendonly", "nosuch")};
+            case 25 -> pick(2) == 0 ? new String[] {pick("SCRIPT", "PUBSUB", "CONFIG"), pick("NOPE", "Nope")}
+                    : new String[] {pick("SCRIPT", "CONFIG"), pick("LOAD", "EXISTS", "GET", "get")};
+            // redis.call only: a 6.2 node words a pcall of these with the line number, which the model cannot know
+            case 26 -> new String[] {"EVAL", pick("return redis.call()", "return redis.call('GET', nil)",
+                "return redis.call('GET', {})", "return redis.call('NOPE')", "return redis.call('SET', 'a')"), "0"};
             default -> new String[] {"ECHO", pick(VALUES)};
         };
     }

@@ -170,6 +170,24 @@ class SimNodeCommandsTest {
     }
 
     @Test
+    void aValkeyNodeSaysSoAndWordsItsErrorsAsValkeyDoes() {
+        SimNode valkey = SimNode.builder(time, "v").valkey("8.0.1").build();
+        String server = (String) valkey.command("INFO", "server");
+        assertTrue(server.contains("redis_version:7.2.4\r\nserver_name:valkey\r\nvalkey_version:8.0.1\r\n"), server);
+        assertEquals("NOSCRIPT No matching script.", assertThrows(SimRedisException.class,
+                () -> valkey.command("EVALSHA", "ffffffffffffffffffffffffffffffffffffffff", "0")).getMessage());
+        assertTrue(assertThrows(SimRedisException.class, () -> valkey.command("EVAL", "return redis.call('NOPE')", "0"))
+                .getMessage().startsWith("ERR Unknown command called from script script: "));
+        assertEquals("ERR unknown subcommand 'Nope'. Try SCRIPT HELP.",
+                assertThrows(SimRedisException.class, () -> valkey.command("SCRIPT", "Nope")).getMessage());
+        assertEquals(List.of(), old().command("SCRIPT", "EXISTS"), "6.2 answers an empty list");
+    }
+
+    private SimNode old() {
+        return SimNode.builder(time, "old").version("6.2.11").build();
+    }
+
+    @Test
     void infoHasTheFieldsTheLibraryReads() {
         String info = (String) c("INFO");
         for (String f : List.of("redis_version:7.0.15", "run_id:" + node.runId(), "tcp_port:6379", "role:master",

@@ -45,17 +45,19 @@ class SimNodeDifferentialIT {
         assumeTrue(bin != null, "no redis-server " + line + " binary for this platform");
         long seed = Seeds.seed("SimNodeDifferentialIT redis " + line);
         try (RedisNode real = RedisNode.builder().binary(bin).start(); RespWire wire = new RespWire(real.port())) {
-            String version = real.info("server", "redis_version");
+            Map<String, String> server = parseInfo((String) wire.call("INFO", "server"));
+            String version = server.get("redis_version");
             assertTrue(version.startsWith(line), "expected " + line + ".x, the binary reports " + version);
+            String valkey = "valkey".equals(server.get("server_name")) ? server.get("valkey_version") : null;
             ReplyComparison compare = ReplyComparison.create();
             int steps = 0;
-            for (int c = 0; c < CASES; c++) steps += runCase(wire, real, version, seed + c, c, compare);
+            for (int c = 0; c < CASES; c++) steps += runCase(wire, real, version, valkey, seed + c, c, compare);
             System.out.printf("redis %s: %d cases, %d steps matched; tolerated %d time-derived integers, %d Lua runtime"
                     + " error texts (same script and line)%n", version, CASES, steps, compare.toleratedTimes, compare.toleratedLuaMessages);
         }
     }
 
-    private int runCase(RespWire wire, RedisNode real, String version, long seed, int caseNo, ReplyComparison compare) {
+    private int runCase(RespWire wire, RedisNode real, String version, String valkey, long seed, int caseNo, ReplyComparison compare) {
         wire.call("FLUSHALL");
         wire.call("SCRIPT", "FLUSH");
         wire.call("CONFIG", "SET", "maxmemory", "0");
@@ -63,8 +65,8 @@ class SimNodeDifferentialIT {
         String runId = real.info("server", "run_id");
         String replid = real.info("replication", "master_replid");
         SimScheduler time = new SimScheduler(seed);
-        SimNode model = SimNode.builder(time, "model").version(version).port(real.port()).build();
-        SimNode probe = SimNode.builder(time, "probe").version(version).port(real.port()).build();
+        SimNode model = model(time, "model", version, valkey, real.port());
+        SimNode probe = model(time, "probe", version, valkey, real.port());
         model.identity(runId, replid);
         probe.identity(runId, replid);
         long realUs = timeUs(wire);
@@ -98,6 +100,12 @@ class SimNodeDifferentialIT {
         return sequence.size();
     }
 
+    private static SimNode model(SimScheduler time, String name, String version, String valkey, int port) {
+        SimNode.Builder b = SimNode.builder(time, name).version(version).port(port);
+        if (valkey != null) b.valkey(valkey);
+        return b.build();
+    }
+
     private static long timeUs(RespWire wire) {
         List<?> t = (List<?>) wire.call("TIME");
         return Long.parseLong((String) t.get(0)) * 1_000_000L + Long.parseLong((String) t.get(1));
@@ -107,7 +115,7 @@ class SimNodeDifferentialIT {
     private static String infoMismatch(String real, Object model) {
         Map<String, String> r = parseInfo(real);
         Map<String, String> m = parseInfo(LuaBridge.utf8((org.luaj.vm2.LuaString) model));
-        for (String f : List.of("redis_version", "run_id", "tcp_port", "role", "connected_slaves", "master_replid",
+        for (String f : List.of("redis_version", "server_name", "valkey_version", "run_id", "tcp_port", "role", "connected_slaves", "master_replid",
                 "maxmemory", "maxmemory_policy", "cluster_enabled")) {
             if (r.containsKey(f) != m.containsKey(f) || (r.containsKey(f) && !r.get(f).equals(m.get(f)))) {
                 return "INFO field " + f + ": real " + r.get(f) + ", model " + m.get(f);
