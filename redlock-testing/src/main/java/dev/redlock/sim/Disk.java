@@ -58,9 +58,9 @@ final class Disk {
     void start() {
         stop();
         if (node.persistence() == Persistence.AOF_EVERYSEC) {
-            fsyncTimer = node.scheduler().scheduleAtFixedRate(() -> {
+            fsyncTimer = node.scheduler().backgroundEvery(Duration.ofSeconds(1), () -> {
                 if (!node.isPaused()) fsync();
-            }, Duration.ofSeconds(1).toNanos(), Duration.ofSeconds(1).toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            });
         }
     }
 

@@ -39,6 +39,7 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
     private volatile long now;
     private long sequence;
     private long executed;
+    private int foregroundQueued;
     private boolean shutdown;
     private volatile Thread loopThread;
     private volatile Thread owner;
@@ -82,9 +83,12 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
         return List.copyOf(failures);
     }
 
-    /** Runs tasks until none is left; returns how many ran. A periodic task never lets the queue empty: use runFor. */
+    /**
+     * Runs tasks until only background ones are left (the model's own timers and retries: a node's AOF fsync, a
+     * transport resubscribing); returns how many ran. A periodic task of your own never lets it end: use runFor.
+     */
     public long runUntilIdle() {
-        return runUntil(Long.MAX_VALUE);
+        return run(Long.MAX_VALUE, true);
     }
 
     /** Runs every task due within {@code d} from now, then sets the time to now + d. */
@@ -108,6 +112,10 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
      * @throws IllegalStateException when called from a task (the loop does not nest)
      */
     public long runUntil(long virtualNanos) {
+        return run(virtualNanos, false);
+    }
+
+    private long run(long virtualNanos, boolean untilIdle) {
         synchronized (this) {
             if (loopThread != null) throw new IllegalStateException("the loop is already running on " + loopThread.getName());
             loopThread = Thread.currentThread();
@@ -119,11 +127,12 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
                 SimTask<?> next;
                 synchronized (this) {
                     next = queue.peek();
-                    if (next == null || next.due() > virtualNanos) {
+                    if (next == null || next.due() > virtualNanos || (untilIdle && foregroundQueued == 0)) {
                         if (virtualNanos != Long.MAX_VALUE && virtualNanos > now) now = virtualNanos;
                         return ran;
                     }
                     queue.poll();
+                    if (!next.background()) foregroundQueued--;
                     if (next.due() > now) now = next.due();
                     executed++;
                 }
@@ -180,11 +189,27 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
     synchronized void requeue(SimTask<?> task, long due) {
         if (shutdown) return;
         task.setDue(due, sequence++);
-        queue.add(task);
+        add(task);
     }
 
     synchronized void remove(SimTask<?> task) {
-        queue.remove(task);
+        if (queue.remove(task) && !task.background()) foregroundQueued--;
+    }
+
+    private void add(SimTask<?> task) {
+        queue.add(task);
+        if (!task.background()) foregroundQueued++;
+    }
+
+    /** A background task (see {@link #runUntilIdle()}) {@code delay} from now. */
+    ScheduledFuture<?> background(Duration delay, Runnable task) {
+        return enqueue(new SimTask<>(Executors.callable(task), dueIn(delay.toNanos(), TimeUnit.NANOSECONDS), 0, true).inBackground());
+    }
+
+    /** A periodic background task (see {@link #runUntilIdle()}). */
+    ScheduledFuture<?> backgroundEvery(Duration period, Runnable task) {
+        long p = period.toNanos();
+        return enqueue(new SimTask<>(Executors.callable(task), dueIn(p, TimeUnit.NANOSECONDS), p, true).inBackground());
     }
 
     private <T> SimTask<T> enqueue(SimTask<T> task) {
@@ -192,7 +217,7 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
             if (shutdown) throw new RejectedExecutionException("the simulation's scheduler is shut down");
             task.setDue(Math.max(task.due(), now), sequence++);
             task.owner(this);
-            queue.add(task);
+            add(task);
         }
         return task;
     }
@@ -245,6 +270,7 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
         List<Runnable> dropped = new ArrayList<>(queue);
         for (SimTask<?> t : queue) t.cancel(false);
         queue.clear();
+        foregroundQueued = 0;
         return dropped;
     }
 

@@ -19,6 +19,7 @@ final class SimTask<V> implements RunnableScheduledFuture<V> {
     private long sequence;
     private SimScheduler owner;
     private int state = PENDING;
+    private boolean background;
     private V result;
     private Throwable failure;
 
@@ -27,6 +28,16 @@ final class SimTask<V> implements RunnableScheduledFuture<V> {
         this.due = due;
         this.period = period;
         this.fixedRate = fixedRate;
+    }
+
+    /** Marks it as the model's own background work (see {@link SimScheduler#runUntilIdle()}). */
+    SimTask<V> inBackground() {
+        background = true;
+        return this;
+    }
+
+    boolean background() {
+        return background;
     }
 
     long due() {
@@ -50,6 +61,9 @@ final class SimTask<V> implements RunnableScheduledFuture<V> {
         try {
             V v = body.call();
             if (period > 0) {
+                synchronized (this) {
+                    if (state != PENDING) return;      // cancelled by its own run
+                }
                 s.requeue(this, fixedRate ? due + period : SimScheduler.saturatedAdd(s.nanoTime(), period));
                 return;
             }

@@ -13,7 +13,8 @@ import java.util.function.Consumer;
  * A client's {@link NodeTransport} to one {@link SimNode} over the {@link SimNetwork}: a command connection and a
  * subscriber connection, as the library's own transport has. A closed connection is replaced by a new one at the
  * next command; the subscriber connection is replaced at once, and its channels subscribed again, retrying every
- * {@link #RESUBSCRIBE_DELAY} while the node is unreachable. Never retries a command and never times one out (the
+ * {@link #RESUBSCRIBE_DELAY} while the node is unreachable (background work: it does not keep
+ * {@link SimScheduler#runUntilIdle()} running). Never retries a command and never times one out (the
  * library does both); replies complete the futures on the simulation's thread.
  *
  * <p>Thread-safe as {@link NodeTransport} requires: a call from a thread other than the one that runs the loop is
@@ -134,7 +135,7 @@ public final class SimTransport implements NodeTransport {
     void connectionClosed(SimConnection c) {
         if (c != subscriber || closed || listeners.isEmpty() || resubscribeScheduled) return;
         resubscribeScheduled = true;
-        net.time().after(RESUBSCRIBE_DELAY, this::resubscribe);
+        net.time().background(RESUBSCRIBE_DELAY, this::resubscribe);
     }
 
     private void resubscribe() {

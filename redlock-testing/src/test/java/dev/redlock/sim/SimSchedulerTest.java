@@ -106,6 +106,29 @@ class SimSchedulerTest {
     }
 
     @Test
+    void runUntilIdleEndsWhenOnlyTheModelsBackgroundTimersAreLeft() {
+        SimNode aof = SimNode.builder(s, "n").persistence(Persistence.AOF_EVERYSEC).build();
+        s.schedule(() -> ran.add("last"), 3, TimeUnit.SECONDS);
+        s.runUntilIdle();
+        assertEquals(List.of("last"), ran);
+        assertEquals(3_000_000_000L, s.nanoTime(), "the fsync timer ran on the way, and does not keep the loop busy");
+        assertEquals(1, s.pendingTasks(), "it is still there");
+        aof.kill();
+    }
+
+    @Test
+    void aPeriodicTaskThatCancelsItselfStops() {
+        ScheduledFuture<?>[] self = new ScheduledFuture<?>[1];
+        self[0] = s.scheduleAtFixedRate(() -> {
+            ran.add("tick");
+            self[0].cancel(false);
+        }, 0, 1, TimeUnit.SECONDS);
+        s.runUntilIdle();
+        assertEquals(List.of("tick"), ran);
+        assertEquals(0, s.pendingTasks());
+    }
+
+    @Test
     void theLoopDoesNotNest() {
         s.execute(() -> assertThrows(IllegalStateException.class, s::runUntilIdle));
         s.runUntilIdle();
