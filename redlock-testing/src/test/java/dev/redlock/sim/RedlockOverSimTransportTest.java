@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -48,10 +50,13 @@ class RedlockOverSimTransportTest {
         try (Redlock redlock = Redlock.create(RedlockConfig.builder().nodes(uris).nodeTimeout(Duration.ofSeconds(2))
                 .restartQuarantine(Duration.ZERO).build(), transports)) {
             Lease lease = redlock.acquire("orders", Duration.ofSeconds(30));
-            int holding = 0;
-            for (SimNode n : nodes) {
-                if (n.keys().stream().anyMatch(k -> k.endsWith("orders") && !k.contains("__"))) holding++;
-            }
+            CompletableFuture<Integer> count = new CompletableFuture<>();
+            time.execute(() -> {   // the nodes belong to the loop's thread: read them there
+                int n = 0;
+                for (SimNode node : nodes) if (node.keys().stream().anyMatch(k -> k.endsWith("orders") && !k.contains("__"))) n++;
+                count.complete(n);
+            });
+            int holding = count.get(10, TimeUnit.SECONDS);
             assertTrue(holding >= 2, "a quorum of nodes holds the key: " + holding);
             Optional<Lease> other = redlock.tryAcquire("orders", Duration.ofSeconds(30));
             assertTrue(other.isEmpty(), "held");
