@@ -83,24 +83,22 @@ final class CommandGenerator {
             case "ACQUIRE" -> {
                 keys.addAll(List.of(pick("lk", "lk", "h"), pick("fe", "fe", "h", "s"), pick("__node", "__node", "__node", "s")));
                 args.addAll(List.of(pick(OWNERS), pick("30000", "30000", "60000", "0", "x"), pick("0", "0", "1000", "x"),
-                    pick(TOKENS), pick("", "", runId, "other"), pick("600000", "600000", "0")));
+                    pick(TOKENS), pick("100000", "100000", "0", "x"), pick("600000", "600000", "0"),
+                    pick("", "m:a", "m:a", "m:b", "m:a+b", "m:c+d"), pick("120000", "120000", "0")));
             }
             case "WRITE_FENCE" -> {
                 keys.addAll(List.of("lk", pick("fe", "h"), pick("__node", "s")));
                 args.addAll(List.of(pick(OWNERS), pick(TOKENS), "600000"));
             }
             case "EXTEND" -> {
-                keys.add(pick("lk", "h"));
-                args.addAll(List.of(pick(OWNERS), pick("30000", "60000", "0")));
+                keys.addAll(List.of(pick("lk", "h"), pick("__node", "__node", "s")));
+                args.addAll(List.of(pick(OWNERS), pick("30000", "60000", "0"), pick("", "m:a", "m:b"), pick("120000", "0")));
             }
             case "RELEASE" -> {
                 keys.add(pick("lk", "lk", "h"));
                 args.addAll(List.of(pick(OWNERS), "wake", pick("1", "0")));
             }
-            case "MARK_FRESH" -> {
-                keys.add(pick("__node", "__node", "s"));
-                args.add(pick("", runId));
-            }
+            case "MARK_FRESH" -> keys.add(pick("__node", "__node", "s"));
             default -> {
                 keys.add(pick("fk", "fk", "s"));
                 args.addAll(List.of(pick("v1", "v2"), pick("5", "6", "05", "1748736000000001", "12345678901234567890", "x"),

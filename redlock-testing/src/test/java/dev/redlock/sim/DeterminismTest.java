@@ -48,7 +48,7 @@ class DeterminismTest {
                 default -> {
                     String script = kind % 2 == 0 ? acquire : release;
                     String[] args = kind % 2 == 0
-                            ? new String[] {"EVAL", script, "3", "lock", "fence", "__node", owner, "500", "0", "0", "", "600000"}
+                            ? new String[] {"EVAL", script, "3", "lock", "fence", "__node", owner, "500", "0", "0", "100000", "600000", "", "120000"}
                             : new String[] {"EVAL", script, "1", "lock", owner, "wake"};
                     c.transport(n).command(args).whenComplete((v, e) -> trace.record("client " + c.name() + " got "
                             + (e == null ? String.valueOf(v) : e.getClass().getSimpleName() + ": " + e.getMessage())));

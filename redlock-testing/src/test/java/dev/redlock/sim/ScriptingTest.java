@@ -116,20 +116,20 @@ class ScriptingTest {
     @Test
     void theLibrarysAcquireGrantsRefusesAndQuarantinesOnTheModel() {
         String acquire = LibraryScripts.source("ACQUIRE");
-        List<?> granted = (List<?>) eval(node, acquire, "3", "lk", "fence:lk", "__node", "owner-a", "10000", "0", "0", "", "600000");
+        List<?> granted = (List<?>) eval(node, acquire, "3", "lk", "fence:lk", "__node", "owner-a", "10000", "0", "0", "100000", "600000", "", "120000");
         assertEquals(1L, granted.get(0));
         assertEquals(node.clockMicros(), granted.get(1), "a new identity's fence floor is its clock in microseconds");
-        List<?> refused = (List<?>) eval(node, acquire, "3", "lk", "fence:lk", "__node", "owner-b", "10000", "0", "0", "", "600000");
+        List<?> refused = (List<?>) eval(node, acquire, "3", "lk", "fence:lk", "__node", "owner-b", "10000", "0", "0", "100000", "600000", "", "120000");
         assertEquals(0L, refused.get(0));
         assertEquals(Scripts.sha1("owner-a").substring(0, 12), refused.get(4));
         List<?> marker = (List<?>) node.command("HGETALL", "__node");
         assertEquals(List.of("run", node.runId()), marker.subList(0, 2), "the script read run_id from INFO server");
         node.kill();
         node.restart();
-        List<?> quarantined = (List<?>) eval(node, acquire, "3", "lk2", "fence:lk2", "__node", "owner-c", "10000", "5000", "0", "", "600000");
+        List<?> quarantined = (List<?>) eval(node, acquire, "3", "lk2", "fence:lk2", "__node", "owner-c", "10000", "5000", "0", "100000", "600000", "", "120000");
         assertEquals(2L, quarantined.get(0), "a new identity waits out the quarantine");
         time.runFor(Duration.ofSeconds(5));
-        List<?> after = (List<?>) eval(node, acquire, "3", "lk2", "fence:lk2", "__node", "owner-c", "10000", "5000", "0", "", "600000");
+        List<?> after = (List<?>) eval(node, acquire, "3", "lk2", "fence:lk2", "__node", "owner-c", "10000", "5000", "0", "100000", "600000", "", "120000");
         assertEquals(1L, after.get(0));
         String release = LibraryScripts.source("RELEASE");
         assertEquals(1L, eval(node, release, "1", "lk2", "owner-c", "wake"));

@@ -72,7 +72,7 @@ public final class SimSpeed {
         LuaString[][] acquires = new LuaString[64][];
         LuaString[][] releases = new LuaString[64][];
         for (int i = 0; i < 64; i++) {
-            acquires[i] = Replies.args("EVALSHA", acquire, "3", "lock:" + i, "fence:" + i, "__node", "owner" + i, "30000", "0", "0", "", "600000");
+            acquires[i] = Replies.args("EVALSHA", acquire, "3", "lock:" + i, "fence:" + i, "__node", "owner" + i, "30000", "0", "0", "100000", "600000", "", "120000");
             releases[i] = Replies.args("EVALSHA", release, "1", "lock:" + i, "owner" + i, "wake");
         }
         long end = System.nanoTime() + (long) (seconds * 1e9);
@@ -114,7 +114,7 @@ public final class SimSpeed {
             String lock = "lock:" + (rounds & 63);
             List<CompletableFuture<Object>> replies = new ArrayList<>(5);
             for (SimTransport t : transports) {
-                replies.add(t.command("EVALSHA", acquire, "3", lock, "fence:" + lock, "__node", owner, "30000", "0", "0", "", "600000"));
+                replies.add(t.command("EVALSHA", acquire, "3", lock, "fence:" + lock, "__node", owner, "30000", "0", "0", "100000", "600000", "", "120000"));
             }
             time.runUntilIdle();
             for (CompletableFuture<Object> r : replies) check(((List<?>) r.join()).get(0));
@@ -156,9 +156,9 @@ public final class SimSpeed {
                 if (round % 10 == 9) fault(time, net, client, nodes.get(time.random().nextInt(5)));
                 String owner = "owner" + round;
                 for (SimTransport t : transports) {
-                    t.command("EVALSHA", acquire, "3", "lock", "fence", "__node", owner, "30000", "0", "0", "", "600000")
+                    t.command("EVALSHA", acquire, "3", "lock", "fence", "__node", owner, "30000", "0", "0", "100000", "600000", "", "120000")
                             .exceptionallyCompose(e -> String.valueOf(e.getMessage()).startsWith("NOSCRIPT")
-                                    ? t.command("EVAL", acquireSrc, "3", "lock", "fence", "__node", owner, "30000", "0", "0", "", "600000")
+                                    ? t.command("EVAL", acquireSrc, "3", "lock", "fence", "__node", owner, "30000", "0", "0", "100000", "600000", "", "120000")
                                     : CompletableFuture.failedFuture(e));
                 }
                 time.runFor(java.time.Duration.ofMillis(5));
