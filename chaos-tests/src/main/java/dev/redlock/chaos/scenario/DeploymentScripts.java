@@ -103,38 +103,42 @@ final class DeploymentScripts {
      * (tokens written after the snapshot); v is killed -9 and restarted: it reloads the snapshot, with its marker and
      * older fences, without A's key. B asks while A holds. With the identity check, v's marker names the old
      * process: v is quarantined and B is refused. Without it (the twin), B wins on v + the other two, with a token
-     * from the old fences: both write, the higher token first, so the lower one is the stale write.
+     * from the old fences: both write, the higher token first, so the lower one is the stale write. A round whose
+     * restart left B too little of A's lease to ask in is run again ({@link ScriptSteps#round}).
      */
     static void rdbRestart(ScenarioContext ctx, boolean identityCheckOff) {
         Random rnd = ctx.random();
         WorkloadClient a = ctx.client(0), b = ctx.client(1);
         int n = ctx.settings().nodes();
-        for (int round = 0; round < ctx.settings().rounds(); round++) {
-            int v = rnd.nextInt(n);
-            int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
-            for (int i = 0; i < 2; i++) {
-                Held h = ScriptSteps.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
-                a.write(h, a.read());
-                a.release(h);
-            }
-            RedisProcess victim = ctx.cluster().node(v);
-            victim.command("SAVE");
-            ctx.history().note("round " + round + ": snapshot of node " + v + " taken (SAVE)");
-            for (int i = 0; i < 2; i++) {   // tokens after the snapshot, on the majority only
-                Held h = ScriptSteps.acquireOnMajority(ctx, a, others);
-                a.write(h, a.read());
-                a.release(h);
-            }
-            Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
-            ctx.nemesis().killAndRestart(v);
-            ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
-            if (identityCheckOff) {
-                String run = victim.runId();
-                victim.command("HSET", ScenarioRunner.KEY_PREFIX + "__node", "run", run);
-                ctx.history().note("round " + round + ": identity check off: node " + v + "'s marker rewritten to run_id "
-                        + run + " (the reloaded snapshot named the old process)");
-            }
-            secondHolderWhileAHolds(ctx, a, ha, b, identityCheckOff, round, ctx.ttl(), ctx.ttl());
+        for (int r = 0; r < ctx.settings().rounds(); r++) {
+            int round = r;
+            ScriptSteps.round(ctx, round, () -> {
+                int v = rnd.nextInt(n);
+                int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+                for (int i = 0; i < 2; i++) {
+                    Held h = ScriptSteps.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
+                    a.write(h, a.read());
+                    a.release(h);
+                }
+                RedisProcess victim = ctx.cluster().node(v);
+                victim.command("SAVE");
+                ctx.history().note("round " + round + ": snapshot of node " + v + " taken (SAVE)");
+                for (int i = 0; i < 2; i++) {   // tokens after the snapshot, on the majority only
+                    Held h = ScriptSteps.acquireOnMajority(ctx, a, others);
+                    a.write(h, a.read());
+                    a.release(h);
+                }
+                Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
+                ctx.nemesis().killAndRestart(v);
+                ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
+                if (identityCheckOff) {
+                    String run = victim.runId();
+                    victim.command("HSET", ScenarioRunner.KEY_PREFIX + "__node", "run", run);
+                    ctx.history().note("round " + round + ": identity check off: node " + v + "'s marker rewritten to "
+                            + "run_id " + run + " (the reloaded snapshot named the old process)");
+                }
+                secondHolderWhileAHolds(ctx, a, ha, b, identityCheckOff, round, ctx.ttl(), ctx.ttl());
+            });
         }
     }
 
@@ -142,11 +146,13 @@ final class DeploymentScripts {
      * B asks while A still holds. When a second holder is expected, both write (the higher token first, so the other
      * is the stale write); else B must be refused, A writes, and B acquires once A released and the restarted node's
      * quarantine passed.
+     *
+     * @throws ScriptSteps.TooLate when the set-up left B too little of A's lease to ask in (A's lease released)
      */
     private static void secondHolderWhileAHolds(ScenarioContext ctx, WorkloadClient a, Held ha, WorkloadClient b,
                                                 boolean expectSecondHolder, int round, Duration ttlB, Duration patienceTtl) {
         Random rnd = ctx.random();
-        long until = ha.deadlineNanos() - Duration.ofMillis(150).toNanos();
+        long until = ScriptSteps.whileAHolds(a, ha);
         Optional<Held> hb = b.acquire(ttlB, until, new Random(rnd.nextLong()), Duration.ofMillis(5), Duration.ofMillis(3));
         if (expectSecondHolder) {
             ctx.check("round " + round + ": B acquired while A held", hb.isPresent(), "");
@@ -177,10 +183,11 @@ final class DeploymentScripts {
     // ---- d3 ----
 
     /**
-     * A real replica R of node v, replicating through a proxy of its own; once in sync (marker and fences copied)
-     * the link is cut, so R lags. A acquires on a majority containing v. v fails over to R: R is promoted and v's
-     * proxies are re-pointed to it. R's marker names v's process, not R's: R is a new identity and is quarantined,
-     * so B is refused while A holds.
+     * A real replica R of node v, replicating through a proxy of its own; once in sync (link up, R's replication
+     * offset at v's, marker and fences copied) the link is cut, so R lags. A acquires on a majority containing v. v
+     * fails over to R: R is promoted and v's proxies are re-pointed to it. R's marker names v's process, not R's: R
+     * is a new identity and is quarantined, so B is refused while A holds. v's {@code repl-diskless-sync-delay} is set
+     * to 0 first: from Redis 7.0 a master syncs diskless and waits 5 s by default for more replicas to join.
      */
     static void failover(ScenarioContext ctx) {
         Random rnd = ctx.random();
@@ -188,13 +195,15 @@ final class DeploymentScripts {
         int n = ctx.settings().nodes();
         int v = rnd.nextInt(n);
         int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
-        RedisProcess replica = ChaosCluster.plainNode(false);
+        RedisProcess master = ctx.cluster().node(v);
+        RedisProcess replica = ctx.cluster().startNode(false);
         Proxy link = null;
         try {
             link = ctx.cluster().toxiproxy().client().createProxy("rl-repl-" + replica.port(),
                     ctx.cluster().toxiproxy().listenHost() + ":0",
-                    ctx.cluster().toxiproxy().upstreamHost() + ":" + ctx.cluster().node(v).port());
+                    ctx.cluster().toxiproxy().upstreamHost() + ":" + master.port());
             String listen = link.getListen();
+            master.command("CONFIG", "SET", "repl-diskless-sync-delay", "0");
             replica.command("REPLICAOF", listen.substring(0, listen.lastIndexOf(':')),
                     listen.substring(listen.lastIndexOf(':') + 1));
             for (int i = 0; i < 2; i++) {
@@ -202,12 +211,14 @@ final class DeploymentScripts {
                 a.write(h, a.read());
                 a.release(h);
             }
-            String marker = ScenarioRunner.KEY_PREFIX + "__node";
-            boolean synced = ScenarioContext.await(() -> replica.command("INFO", "replication").contains("master_link_status:up")
-                    && replica.command("HGET", marker, "hw").equals(ctx.cluster().node(v).command("HGET", marker, "hw")), SETUP);
-            if (!synced) throw new IllegalStateException("scenario set-up failed: the replica did not sync with node " + v);
+            if (!ScenarioContext.await(() -> Replication.inSync(master, replica, ScenarioRunner.KEY_PREFIX + "__node"),
+                    Replication.SYNC_WAIT)) {
+                throw new IllegalStateException("scenario set-up failed: the replica did not sync with node " + v
+                        + " within " + Replication.SYNC_WAIT.toSeconds() + " s: " + Replication.state(master, replica));
+            }
             link.disable();
-            ctx.history().note("replica on port " + replica.port() + " of node " + v + " in sync; replication link cut");
+            ctx.history().note("replica on port " + replica.port() + " of node " + v + " in sync ("
+                    + Replication.state(master, replica) + "); replication link cut");
             Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
             ctx.nemesis().failover(v, replica);
             ctx.failedOver(v, replica);   // the ground truth follows the clients to the promoted replica
@@ -260,14 +271,17 @@ final class DeploymentScripts {
         try {
             a.warmUp(ctx.ttl());
             b.warmUp(ctx.ttl());
-            for (int round = 0; round < ctx.settings().rounds(); round++) {
-                int v = rnd.nextInt(n);
-                int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
-                Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
-                boolean evicted = fillUntilEvicted(ctx.cluster().node(v), ctx.lockKey());
-                ctx.check("round " + round + ": memory pressure evicted A's key on node " + v, evicted, "");
-                ctx.history().note("round " + round + ": node " + v + " evicted A's key under memory pressure");
-                secondHolderWhileAHolds(ctx, a, ha, b, true, round, ctx.ttl(), ctx.ttl());
+            for (int r = 0; r < ctx.settings().rounds(); r++) {
+                int round = r;
+                ScriptSteps.round(ctx, round, () -> {
+                    int v = rnd.nextInt(n);
+                    int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+                    Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
+                    boolean evicted = fillUntilEvicted(ctx.cluster().node(v), ctx.lockKey());
+                    ctx.check("round " + round + ": memory pressure evicted A's key on node " + v, evicted, "");
+                    ctx.history().note("round " + round + ": node " + v + " evicted A's key under memory pressure");
+                    secondHolderWhileAHolds(ctx, a, ha, b, true, round, ctx.ttl(), ctx.ttl());
+                });
             }
         } finally {
             a.close();
@@ -334,6 +348,15 @@ final class DeploymentScripts {
             }
         }
         ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
+        if (real) {
+            String seen;
+            try {
+                seen = "TIME reads " + ((FaketimeServer) ctx.cluster().node(v)).verifyOffset().toMillis() + " ms";
+            } catch (IllegalStateException e) {
+                seen = e.getMessage();
+            }
+            ctx.check("node " + v + "'s clock is 5 s behind this host's after its restart", seen.startsWith("TIME"), seen);
+        }
         ctx.runWorkload(ctx.settings().duration());
         List<Long> tokens = ctx.history().events(e -> e.op() == Event.Op.ACQUIRE && e.type() == Event.Type.OK)
                 .stream().map(Event::token).toList();
