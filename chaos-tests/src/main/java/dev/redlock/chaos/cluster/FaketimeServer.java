@@ -60,7 +60,10 @@ public final class FaketimeServer implements RedisProcess {
         }
     }
 
-    /** libfaketime: {@code $FAKETIME_LIB}, else the usual install paths; null when none is installed. */
+    /**
+     * libfaketime: {@code $FAKETIME_LIB} when set (null when that file is not readable: no fallback, so a run can be
+     * made without libfaketime on a machine that has it), else the usual install paths; null when none is installed.
+     */
     public static Path library() {
         return library(null);
     }
@@ -70,11 +73,16 @@ public final class FaketimeServer implements RedisProcess {
      * {@link #library()}.
      */
     public static Path library(String explicit) {
-        if (explicit != null) return Files.isReadable(Path.of(explicit)) ? Path.of(explicit) : null;
-        String env = System.getenv("FAKETIME_LIB");
-        if (env != null && !env.isBlank() && Files.isReadable(Path.of(env))) return Path.of(env);
+        if (explicit == null) explicit = System.getenv("FAKETIME_LIB");
+        if (explicit != null && !explicit.isBlank()) return Files.isReadable(Path.of(explicit)) ? Path.of(explicit) : null;
         for (String c : CANDIDATES) if (Files.isReadable(Path.of(c))) return Path.of(c);
         return null;
+    }
+
+    /** Why {@link #library()} is null, for reports. */
+    public static String whyNoLibrary() {
+        String env = System.getenv("FAKETIME_LIB");
+        return env != null && !env.isBlank() ? "libfaketime not found at FAKETIME_LIB=" + env : "libfaketime not installed";
     }
 
     /**

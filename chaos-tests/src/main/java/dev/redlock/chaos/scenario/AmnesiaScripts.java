@@ -101,7 +101,7 @@ final class AmnesiaScripts {
         }
         try {
             // B asks while A still believes it holds the lock, leaving A time to write within its validity
-            long until = ScriptSteps.whileAHolds(a, ha);
+            long until = ScriptSteps.whileAHolds(a, ha, b);
             Optional<Held> hb = b.acquire(ttl, until, new Random(rnd.nextLong()), Duration.ofMillis(5),
                     Duration.ofMillis(3));
             if (hb.isPresent()) {

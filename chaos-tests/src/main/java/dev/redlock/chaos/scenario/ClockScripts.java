@@ -59,7 +59,7 @@ final class ClockScripts {
                         ctx.settings().nodes() - ctx.settings().quorum());
                 Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
                 Reads ra = a.read();
-                long until = ScriptSteps.whileAHolds(a, ha);
+                long until = ScriptSteps.whileAHolds(a, ha, b);
                 Optional<Held> hb;
                 try (FaultHandle jump = nem.clockJump(v, ctx.ttl().plusMillis(100))) {
                     hb = b.acquire(ctx.ttl(), until, new Random(rnd.nextLong()), Duration.ofMillis(5), Duration.ofMillis(3));

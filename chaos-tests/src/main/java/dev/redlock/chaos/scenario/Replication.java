@@ -28,11 +28,25 @@ final class Replication {
                 && replica.command("HGET", markerKey, "hw").equals(master.command("HGET", markerKey, "hw"));
     }
 
+    /**
+     * Waits until {@code replica} is {@linkplain #inSync in sync} with {@code master} (named {@code what}).
+     *
+     * @throws IllegalStateException as a set-up failure, with both servers' state, when it is not within
+     *                               {@link #SYNC_WAIT}
+     */
+    static void awaitSync(RedisProcess master, RedisProcess replica, String markerKey, String what) {
+        if (!ScenarioContext.await(() -> inSync(master, replica, markerKey), SYNC_WAIT)) {
+            throw new IllegalStateException("scenario set-up failed: the replica did not sync with " + what + " within "
+                    + SYNC_WAIT.toSeconds() + " s: " + state(master, replica));
+        }
+    }
+
     /** The replica's link, sync and offsets against the master's, for messages. */
     static String state(RedisProcess master, RedisProcess replica) {
         Map<String, String> r = fields(replica.command("INFO", "replication"));
         return "link " + r.get("master_link_status") + ", sync in progress " + r.get("master_sync_in_progress")
-                + ", replica offset " + offset(r) + ", master offset " + offset(fields(master.command("INFO", "replication")));
+                + ", replica offset " + offset(r) + ", master offset "
+                + offset(fields(master.command("INFO", "replication")));
     }
 
     /** {@code master_repl_offset}: on a replica, how far it has applied its master's stream; -1 when absent. */

@@ -115,7 +115,7 @@ public final class ScenarioRunner {
             if (external) {
                 clockMode[0] = "simulated-ttl (external nodes)";
             } else if (lib == null) {
-                clockMode[0] = "simulated-ttl (libfaketime not installed)";
+                clockMode[0] = "simulated-ttl (" + FaketimeServer.whyNoLibrary() + ")";
             } else {
                 factory = i -> {
                     if (i != st.clockNode()) return ChaosCluster.plainNode(binary, st.aof());

@@ -1,5 +1,6 @@
 package dev.redlock.chaos.scenario;
 
+import dev.redlock.Redlock;
 import dev.redlock.chaos.cluster.ProxySet;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.nemesis.FaultHandle;
@@ -127,12 +128,16 @@ final class ScriptSteps {
     }
 
     /**
-     * Until when B may ask for the lock while A holds {@code ha}: {@link #A_WRITES} before A's validity ends.
+     * Until when B may ask for the lock while A holds {@code ha}: {@link #A_WRITES} before A's validity ends. First
+     * B's connections are brought up ({@link Redlock#checkHealth}, read-only, bounded by what the window can spare): a
+     * restart or a failover closed them, and a round waiting on a reconnect's backoff is not what a scenario measures.
      *
      * @throws TooLate after releasing A's lease, when that leaves B less than {@link #B_ASKS}
      */
-    static long whileAHolds(WorkloadClient a, Held ha) {
+    static long whileAHolds(WorkloadClient a, Held ha, WorkloadClient b) {
         long until = ha.deadlineNanos() - A_WRITES.toNanos();
+        long spare = Math.min(SETUP.toNanos(), until - History.now() - B_ASKS.toNanos());
+        if (spare > 0) b.redlock().checkHealth(Duration.ofNanos(spare));
         long left = until - History.now();
         if (left < B_ASKS.toNanos()) {
             a.release(ha);

@@ -27,7 +27,7 @@ class Redis70ScenariosIT {
         System.out.println(r.describe());
         assertTrue(r.passed(), r::describe);
         if (s.settings().clockNode() >= 0) {
-            String expected = FaketimeServer.library() == null ? "simulated-ttl (libfaketime not installed)"
+            String expected = FaketimeServer.library() == null ? "simulated-ttl (" + FaketimeServer.whyNoLibrary() + ")"
                     : "simulated-ttl (libfaketime has no effect on " + BundledServer.REDIS_7_0.path();
             assertTrue(r.clockMode().startsWith(expected), r.clockMode());
         }
