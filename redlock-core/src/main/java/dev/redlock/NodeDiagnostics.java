@@ -86,4 +86,10 @@ final class NodeDiagnostics implements Diagnostics.Provider {
     public long clockToleranceUs(RedlockConfig config) {
         return PreflightRules.clockToleranceUs(config);
     }
+
+    @Override
+    public Diagnostics.Server server(Map<String, String> info) {
+        ServerVersion v = ServerVersion.of(info);
+        return v == null ? null : new Diagnostics.Server(v.describe(), v.support() == ServerVersion.Support.TESTED);
+    }
 }

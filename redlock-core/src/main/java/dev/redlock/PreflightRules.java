@@ -19,8 +19,9 @@ import java.util.Locale;
  *       clocks that pass are within the whole of it of each other). Not checked with the amnesia guard off;</li>
  *   <li><b>cluster</b>: a node with {@code cluster_enabled:1} refuses the scripts ({@code CROSSSLOT}); Redis Cluster
  *       is not supported;</li>
- *   <li><b>version</b>: supported are Redis 6.2 and 7.x (the scripts read {@code TIME} and {@code INFO} before
- *       writing, which older lines restrict); 8.x and later are untested (a warning).</li>
+ *   <li><b>version</b>: Redis before 6.2 is refused (the scripts read {@code TIME} and {@code INFO} before
+ *       writing, which older lines restrict); a server the project's matrix did not run ({@link ServerVersion}) is
+ *       a warning.</li>
  * </ul>
  * {@code CONFIG GET} is needed only for what {@code INFO} does not say (replica-read-only, on a replica); when it
  * is refused, the value is reported as unknown (a warning), never as a failure.
@@ -84,17 +85,20 @@ final class PreflightRules {
     }
 
     private static void version(NodeFacts f, List<PreflightFinding> out) {
-        String v = f.info().get("redis_version");
-        int[] mm = majorMinor(v);
-        if (mm == null) {
+        ServerVersion server = ServerVersion.of(f.info());
+        if (server == null) {
+            String v = f.info().get("redis_version");
             out.add(new PreflightFinding(f.node(), "redis_version", false, f.node() + " redis_version unknown ("
-                    + (v == null ? "not in INFO" : v) + "): supported are 6.2 and 7.x"));
-        } else if (mm[0] < 6 || (mm[0] == 6 && mm[1] < 2)) {
-            out.add(new PreflightFinding(f.node(), "redis_version", true, f.node() + " redis_version=" + v
-                    + " is not supported (supported: 6.2 and 7.x); upgrade the node or use Preflight.WARN"));
-        } else if (mm[0] >= 8) {
-            out.add(new PreflightFinding(f.node(), "redis_version", false, f.node() + " redis_version=" + v
-                    + " is newer than the tested lines (6.2 and 7.x)"));
+                    + (v == null ? "not in INFO" : v) + "): tested are " + ServerVersion.testedList()));
+            return;
+        }
+        switch (server.support()) {
+            case UNSUPPORTED -> out.add(new PreflightFinding(f.node(), "redis_version", true, f.node() + " "
+                    + server.describe() + " is not supported (Redis 6.2 or later, or Valkey); upgrade the node or use "
+                    + "Preflight.WARN"));
+            case UNTESTED -> out.add(new PreflightFinding(f.node(), "redis_version", false, f.node() + " "
+                    + server.describe() + ": " + server.whyUntested()));
+            case TESTED -> { }
         }
     }
 
@@ -149,17 +153,6 @@ final class PreflightRules {
                 + "cluster-enabled node runs a script only when all its keys hash to one slot, which the lock's keys do "
                 + "not (CROSSSLOT), and Redis Cluster is not supported; point the config at independent masters "
                 + "(cluster-enabled no) or use Preflight.WARN"));
-    }
-
-    /** "6.2.11" -> {6, 2}; null when it is not a version. */
-    static int[] majorMinor(String v) {
-        if (v == null) return null;
-        String[] p = v.trim().split("\\.");
-        try {
-            return new int[] {Integer.parseInt(p[0]), p.length > 1 ? Integer.parseInt(p[1]) : 0};
-        } catch (NumberFormatException e) {
-            return null;
-        }
     }
 
     private static String first(String a, String b) {

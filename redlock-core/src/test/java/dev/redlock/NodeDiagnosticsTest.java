@@ -48,4 +48,12 @@ class NodeDiagnosticsTest {
         assertEquals(PreflightRules.clockToleranceUs(cfg), Diagnostics.clockToleranceUs(cfg));
         assertEquals("6.2.11", Diagnostics.parseInfo("# Server\r\nredis_version:6.2.11\r\n").get("redis_version"));
     }
+
+    @Test
+    void theServerIsNamedAsTheVersionCheckNamesIt() {
+        assertEquals(new Diagnostics.Server("Valkey 8.0.1 (redis_version 7.2.4)", true), Diagnostics.server(Map.of(
+                "redis_version", "7.2.4", "server_name", "valkey", "valkey_version", "8.0.1")));
+        assertEquals(new Diagnostics.Server("Redis 8.2.1", false), Diagnostics.server(Map.of("redis_version", "8.2.1")));
+        assertEquals(null, Diagnostics.server(Map.of("role", "master")));
+    }
 }

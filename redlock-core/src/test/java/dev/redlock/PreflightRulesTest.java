@@ -89,14 +89,31 @@ class PreflightRulesTest {
     }
 
     @Test
-    void versionsBelow62AreRefusedAndNewerOnesAreUntested() {
+    void versionsBelow62AreRefusedTestedServersPassAndTheRestAreAWarningNamingTheServer() {
         Map<String, String> info = healthy();
         info.put("redis_version", "6.0.16");
         assertTrue(check(info).get(0).refuse());
-        assertTrue(check(info).get(0).message().contains("redis_version=6.0.16 is not supported"));
-        info.put("redis_version", "6.2.11");
-        assertEquals(List.of(), check(info));
+        assertEquals("127.0.0.1:7003 Redis 6.0.16 is not supported (Redis 6.2 or later, or Valkey); upgrade the node "
+                + "or use Preflight.WARN", check(info).get(0).message());
+        for (String tested : List.of("6.2.11", "6.2.14", "7.0.15", "7.2.6", "7.4.1", "7.9.224")) {
+            info.put("redis_version", tested);
+            assertEquals(List.of(), check(info), tested);
+        }
+        info.put("redis_version", "8.2.1");
+        List<PreflightFinding> newer = check(info);
+        assertFalse(newer.get(0).refuse());
+        assertTrue(newer.get(0).message().startsWith("127.0.0.1:7003 Redis 8.2.1: not among the tested servers (Redis "
+                + "6.2.11, "), newer.get(0).message());
         info.put("redis_version", "8.0.2");
+        assertEquals("127.0.0.1:7003 Redis 8.0.2: the Redis 8.0 line was tested on its pre-release 8.0-m01 only",
+                check(info).get(0).message());
+        info.put("redis_version", "7.2.4");
+        info.put("server_name", "valkey");
+        info.put("valkey_version", "8.0.1");
+        assertEquals(List.of(), check(info), "Valkey 8.0 was tested, whatever its redis_version says");
+        info.put("valkey_version", "7.2.8");
+        assertEquals("127.0.0.1:7003 Valkey 7.2.8 (redis_version 7.2.4): not among the tested servers (Redis 6.2.11, "
+                + "Redis 7.0.15, Redis 7.2.6, Redis 7.4.1, Redis 8.0-m01, Valkey 8.0.1)", check(info).get(0).message());
         assertFalse(check(info).get(0).refuse());
     }
 

@@ -34,6 +34,8 @@ public final class Diagnostics {
         Map<String, String> parseInfo(String infoText);
 
         long clockToleranceUs(RedlockConfig config);
+
+        Server server(Map<String, String> info);
     }
 
     /**
@@ -74,6 +76,15 @@ public final class Diagnostics {
      */
     public record CommandUse(String command, String usedBy, boolean required) {}
 
+    /**
+     * Which server a node runs, as the library's version check names it.
+     *
+     * @param description flavour and version, e.g. {@code Valkey 8.0.1 (redis_version 7.2.4)},
+     *                    {@code Redis 8.0 pre-release (redis_version 7.9.224)}
+     * @param tested      whether this project's server matrix ran that line (a warning of the version check when not)
+     */
+    public record Server(String description, boolean tested) {}
+
     /** Called once, by {@code RedlockConfig}. */
     public static synchronized void install(Provider p) {
         if (provider != null) throw new IllegalStateException("already installed");
@@ -96,6 +107,14 @@ public final class Diagnostics {
     /** {@code INFO} text to its fields (sections and comments skipped). */
     public static Map<String, String> parseInfo(String infoText) {
         return provider.parseInfo(infoText);
+    }
+
+    /**
+     * The server named by {@code INFO} fields ({@code redis_version}, {@code server_name}, {@code valkey_version});
+     * null when they name no version.
+     */
+    public static Server server(Map<String, String> info) {
+        return provider.server(Map.copyOf(info));
     }
 
     /**

@@ -65,12 +65,15 @@ public final class DoctorReport {
         for (int i = 0; i < sessions.size(); i++) {
             NodeSession s = sessions.get(i);
             if (s.reach != NodeReport.Reach.REACHABLE) {
-                reports.add(new NodeReport(s.node, s.uri, s.reach, s.error, null, null, null, null, null, null, List.of(),
-                        null, null, null, List.of()));
+                reports.add(new NodeReport(s.node, s.uri, s.reach, s.error, null, null, null, null, null, null, null,
+                        List.of(), null, null, null, List.of()));
                 continue;
             }
             RoundTrips rt = Measurements.roundTrips(samples.get(i), s.timeouts.get(), s.errors.get(), s.lastError);
-            reports.add(new NodeReport(s.node, s.uri, s.reach, null, s.info.get("redis_version"), s.info.get("run_id"),
+            Diagnostics.Server server = Diagnostics.server(s.info);
+            reports.add(new NodeReport(s.node, s.uri, s.reach, null, s.info.get("redis_version"),
+                    server == null ? null : new NodeReport.Server(server.description(), server.tested()),
+                    s.info.get("run_id"),
                     s.user, NodeDescriptions.role(s.info), NodeDescriptions.persistence(s.info, s.config, s.configError),
                     NodeDescriptions.memory(s.info, s.config), s.commands, s.marker, rt, clocks.get(i),
                     NodeDescriptions.ownFindings(s.node, s.user, keyPrefix, s.commands, rt)));

@@ -11,6 +11,9 @@ import java.util.List;
  * @param reach       whether the doctor could connect and authenticate
  * @param error       why not (null when reachable)
  * @param version     {@code redis_version}
+ * @param server      the server as the library's version check names it: flavour and its own version
+ *                    ({@code Redis 7.4.1}, {@code Valkey 8.0.1 (redis_version 7.2.4)}), and whether this project's server
+ *                    matrix tested it (its line: the README's table of tested servers)
  * @param runId       {@code run_id} of the server process
  * @param user        the ACL user the connection runs as ({@code ACL WHOAMI}; "unknown" when that is denied)
  * @param role        {@code master}, or {@code slave of host:port} (Redis's word in {@code INFO})
@@ -22,13 +25,27 @@ import java.util.List;
  * @param clock       offset and rate against this host, and offset from the other nodes
  * @param findings    what to act on: the preflight verdicts under the recommended settings, denied commands, timeouts
  */
-public record NodeReport(String node, String uri, Reach reach, String error, String version, String runId, String user,
-                         String role, String persistence, String memory, List<CommandCheck> commands,
+public record NodeReport(String node, String uri, Reach reach, String error, String version, Server server,
+                         String runId, String user, String role, String persistence, String memory, List<CommandCheck> commands,
                          MarkerState marker, RoundTrips roundTrips, ClockMeasure clock, List<Finding> findings) {
 
     public NodeReport {
         commands = commands == null ? List.of() : List.copyOf(commands);
         findings = findings == null ? List.of() : List.copyOf(findings);
+    }
+
+    /**
+     * Which server a node runs.
+     *
+     * @param description {@code Redis 7.4.1}, {@code Valkey 8.0.1 (redis_version 7.2.4)},
+     *                    {@code Redis 8.0 pre-release (redis_version 7.9.224)}
+     * @param tested      whether the project's server matrix ran its line (untested: a preflight warning says why)
+     */
+    public record Server(String description, boolean tested) {
+        @Override
+        public String toString() {
+            return description + (tested ? ", tested" : ", not tested");
+        }
     }
 
     /** Whether the doctor could use a node. */
@@ -47,7 +64,7 @@ public record NodeReport(String node, String uri, Reach reach, String error, Str
     }
 
     NodeReport withFindings(List<Finding> f) {
-        return new NodeReport(node, uri, reach, error, version, runId, user, role, persistence, memory, commands, marker,
-                roundTrips, clock, f);
+        return new NodeReport(node, uri, reach, error, version, server, runId, user, role, persistence, memory, commands,
+                marker, roundTrips, clock, f);
     }
 }

@@ -40,6 +40,8 @@ final class ReportJson {
         o.addProperty("error", n.error());
         o.addProperty("fails", n.fails());
         o.addProperty("version", n.version());
+        o.addProperty("server", n.server() == null ? null : n.server().description());
+        o.addProperty("serverTested", n.server() == null ? null : n.server().tested());
         o.addProperty("runId", n.runId());
         o.addProperty("user", n.user());
         o.addProperty("role", n.role());

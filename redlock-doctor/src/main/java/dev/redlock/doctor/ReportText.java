@@ -38,7 +38,8 @@ final class ReportText {
             row(b, "error", n.error());
             return;
         }
-        row(b, "server", "Redis " + n.version() + ", run_id " + abbreviate(n.runId()) + ", user " + n.user());
+        row(b, "server", (n.server() != null ? n.server().toString() : "redis_version " + n.version()) + ", run_id "
+                + abbreviate(n.runId()) + ", user " + n.user());
         row(b, "role", n.role());
         row(b, "persistence", n.persistence());
         row(b, "memory", n.memory());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.RedlockConfig;
+import dev.redlock.testkit.BundledServer;
 import dev.redlock.testkit.Ports;
 import dev.redlock.testkit.RedisNode;
 import java.io.ByteArrayOutputStream;
@@ -110,5 +111,19 @@ class DoctorCommandIT {
         assertEquals("rw-------", PosixFilePermissions.toString(
                 Files.getPosixFilePermissions(file)), "the file holds the nodes' credentials");
         r.hasNoStackTrace();
+    }
+
+    @Test
+    void eachNodeIsNamedByItsServerAndVersionAndWhetherItWasTested() {
+        try (RedisNode redis70 = RedisNode.builder().binary(BundledServer.REDIS_7_0.path()).start()) {
+            Run r = doctor("--nodes", open.uri() + "," + redis70.uri(), "--duration", "1s");
+            assertTrue(r.out().contains("server          Redis 7.0.15, tested, run_id "), r.out());
+            String own = open.info("server", "redis_version");
+            boolean valkey = open.command("INFO", "server").contains("server_name:valkey");
+            assertTrue(r.out().contains(valkey ? "server          Valkey " : "server          Redis " + own), r.out());
+            Run json = doctor("--nodes", redis70.uri(), "--duration", "1s", "--json");
+            assertTrue(json.out().contains("\"server\": \"Redis 7.0.15\"") && json.out().contains("\"serverTested\": true"),
+                    json.out());
+        }
     }
 }

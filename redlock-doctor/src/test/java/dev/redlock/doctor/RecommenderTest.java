@@ -16,13 +16,14 @@ class RecommenderTest {
         RoundTrips rt = new RoundTrips(1000, p999.dividedBy(4), p999.dividedBy(2), p999, p999, 0, 0, null);
         ClockMeasure c = new ClockMeasure(Duration.ofNanos((long) (offsetMs * 1e6)), Duration.ofNanos(50_000),
                 Duration.ZERO, driftPpm, driftBoundPpm, Duration.ofSeconds(5));
-        return new NodeReport(name, "redis://" + name, NodeReport.Reach.REACHABLE, null, "6.2.11", "r", "default",
+        return new NodeReport(name, "redis://" + name, NodeReport.Reach.REACHABLE, null, "6.2.11",
+                new NodeReport.Server("Redis 6.2.11", true), "r", "default",
                 "master", "", "", List.of(), null, rt, c, List.of());
     }
 
     static NodeReport down(String name) {
         return new NodeReport(name, "redis://" + name, NodeReport.Reach.UNREACHABLE, "refused", null, null, null, null,
-                null, null, List.of(), null, null, null, List.of());
+                null, null, null, List.of(), null, null, null, List.of());
     }
 
     static final Duration MAX_TTL = Duration.ofSeconds(30);

@@ -1,91 +1,86 @@
 package dev.redlock.testkit;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Locale;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 
 /**
- * Finds a {@code redis-server} executable: {@code $REDIS_SERVER} if set, else {@code redis-server} on the PATH,
- * else the Linux binary bundled in the {@code com.github.codemonstur:embedded-redis} artifact (Redis 6.2.11),
- * extracted once into the temp directory. Thread-safe.
+ * Finds the server executable every node of a JVM runs by default: {@code $REDIS_SERVER} if set (a path, or the
+ * {@link BundledServer#id() id} of a bundled binary such as {@code embedded-7.0}), else {@code redis-server} on the
+ * PATH, else {@code valkey-server} on the PATH, else the bundled Redis 6.2.11 ({@link BundledServer#REDIS_6_2}).
+ * Resolved once per JVM. Thread-safe.
  */
 public final class RedisBinary {
-    private static final String BUNDLED = "/redis-server-6.2.6-v5-linux-amd64";
+    /** The environment variable that names the server. */
+    public static final String ENV = "REDIS_SERVER";
+    /** The names looked up on the PATH, in order. */
+    public static final List<String> ON_PATH = List.of("redis-server", "valkey-server");
+
     private static volatile Path cached;
 
     private RedisBinary() {}
 
-    /** The executable to start, resolved once per JVM. */
+    /**
+     * The executable to start, resolved once per JVM.
+     *
+     * @throws IllegalArgumentException when {@code $REDIS_SERVER} names neither an executable file nor a bundled server
+     */
     public static Path path() {
         Path p = cached;
         if (p == null) {
             synchronized (RedisBinary.class) {
-                if (cached == null) cached = resolve();
+                if (cached == null) {
+                    try {
+                        cached = resolve(System.getenv(ENV));
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(ENV + ": " + e.getMessage(), e);
+                    }
+                }
                 p = cached;
             }
         }
         return p;
     }
 
-    /**
-     * The Linux binary bundled in the embedded-redis artifact (Redis 6.2), extracted once, whatever is on the PATH:
-     * for what only it can do (it starts under libfaketime; Debian's 7.0 build does not).
-     *
-     * @throws IllegalStateException on a platform the artifact has no binary for
-     */
+    /** The bundled Redis 6.2 binary ({@link BundledServer#REDIS_6_2}), whatever {@link #path()} is. */
     public static Path embedded() {
-        Path p = embedded;
-        if (p == null) {
-            synchronized (RedisBinary.class) {
-                if (embedded == null) embedded = extractBundled();
-                p = embedded;
-            }
-        }
-        return p;
+        return BundledServer.REDIS_6_2.path();
     }
 
-    private static volatile Path embedded;
-
-    /** Where the binary came from, for reports: "env", "path" or "embedded-redis". */
+    /** Where {@link #path()} came from, for reports: "env REDIS_SERVER", "PATH" or "embedded-redis artifact". */
     public static String origin() {
-        if (System.getenv("REDIS_SERVER") != null) return "env REDIS_SERVER";
-        return Executables.onPath("redis-server") != null ? "PATH" : "embedded-redis artifact";
-    }
-
-    private static Path resolve() {
-        String env = System.getenv("REDIS_SERVER");
-        if (env != null && !env.isBlank()) return Path.of(env);
-        Path fromPath = Executables.onPath("redis-server");
-        if (fromPath != null) return fromPath;
-        return extractBundled();
-    }
-
-    private static Path extractBundled() {
-        String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
-        String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
-        if (!os.contains("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
-            throw new IllegalStateException("no redis-server on PATH and no bundled binary for " + os + "/" + arch
-                    + "; install redis-server or set REDIS_SERVER");
+        String env = System.getenv(ENV);
+        if (env != null && !env.isBlank()) {
+            return BundledServer.byId(env).map(b -> "env REDIS_SERVER=" + b.id() + " (" + b.artifact() + ")")
+                    .orElse("env REDIS_SERVER");
         }
-        try (InputStream in = RedisBinary.class.getResourceAsStream(BUNDLED)) {
-            if (in == null) throw new IllegalStateException("embedded-redis artifact not on the classpath");
-            byte[] bytes = in.readAllBytes();
-            Path dir = Path.of(System.getProperty("java.io.tmpdir"), "redlock-redis-" + bytes.length);
-            Files.createDirectories(dir);
-            Path target = dir.resolve("redis-server");
-            if (!Files.isExecutable(target) || Files.size(target) != bytes.length) {
-                Path tmp = Files.createTempFile(dir, "redis-server", ".part");
-                Files.write(tmp, bytes);
-                tmp.toFile().setExecutable(true, false);
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        for (String name : ON_PATH) if (Executables.onPath(name) != null) return "PATH (" + name + ")";
+        return "embedded-redis artifact";
+    }
+
+    /**
+     * The server {@code spec} names: a bundled server's id, or the path of an executable; with no spec, the first
+     * of {@link #ON_PATH} on the PATH, else the bundled 6.2.
+     *
+     * @throws IllegalArgumentException when {@code spec} names neither
+     */
+    public static Path resolve(String spec) {
+        if (spec != null && !spec.isBlank()) {
+            Optional<BundledServer> bundled = BundledServer.byId(spec);
+            if (bundled.isPresent()) return bundled.get().path();
+            Path p = Path.of(spec.trim());
+            if (!Files.isRegularFile(p) || !Files.isExecutable(p)) {
+                throw new IllegalArgumentException("'" + spec + "' is neither an executable file nor one of "
+                        + Arrays.stream(BundledServer.values()).map(BundledServer::id).toList());
             }
-            return target;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot extract the bundled redis-server", e);
+            return p;
         }
+        for (String name : ON_PATH) {
+            Path fromPath = Executables.onPath(name);
+            if (fromPath != null) return fromPath;
+        }
+        return BundledServer.REDIS_6_2.path();
     }
 }

@@ -1,5 +1,6 @@
 package dev.redlock.testkit;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,6 +23,18 @@ public final class RedisCluster implements AutoCloseable {
     /** Starts {@code n} nodes, with AOF {@code appendfsync always} when {@code aof}. */
     public static RedisCluster start(int n, boolean aof) {
         return new RedisCluster(RedisNode.startMany(n, aof));
+    }
+
+    /** Starts {@code n} nodes of {@code binary} without persistence (e.g. {@link BundledServer#path()}). */
+    public static RedisCluster start(int n, Path binary) {
+        List<RedisNode> nodes = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) nodes.add(RedisNode.builder().binary(binary).start());
+            return new RedisCluster(nodes);
+        } catch (RuntimeException e) {
+            nodes.forEach(RedisNode::close);
+            throw e;
+        }
     }
 
     public List<RedisNode> nodes() {

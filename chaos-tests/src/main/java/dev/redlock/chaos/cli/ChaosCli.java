@@ -14,6 +14,7 @@ import dev.redlock.chaos.scenario.Settings;
 import dev.redlock.chaos.scenario.Tuning;
 import dev.redlock.doctor.DoctorCommand;
 import dev.redlock.internal.Durations;
+import dev.redlock.testkit.RedisBinary;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -117,6 +118,12 @@ public final class ChaosCli implements Runnable {
                         + "faults (cut, black hole, latency, pause, kill-restart) for this long, e.g. 10m.")
         Duration soak;
 
+        @Option(names = "--server", paramLabel = "PATH",
+                description = "The server the embedded nodes run: a redis-server or valkey-server executable, or "
+                        + "embedded-6.2 / embedded-7.0 (the bundled Redis 6.2.11 / 7.0.15). Default: $REDIS_SERVER, "
+                        + "else redis-server or valkey-server on the PATH, else the bundled Redis 6.2.11.")
+        String server;
+
         @Option(names = "--report", defaultValue = "chaos-report", paramLabel = "DIR",
                 description = "Where report.html and results.txt go (default: ${DEFAULT-VALUE}).")
         Path reportDir;
@@ -159,6 +166,18 @@ public final class ChaosCli implements Runnable {
                     return 2;
                 }
                 System.err.println("[chaos] tuned: " + tuning);
+            }
+            Path binary = null;
+            if (!external) {
+                try {
+                    binary = server != null ? RedisBinary.resolve(server) : RedisBinary.path();
+                } catch (IllegalArgumentException e) {
+                    System.err.println((server != null ? "--server: " : "") + e.getMessage());
+                    return 2;
+                }
+            } else if (server != null) {
+                System.err.println("--server names the server of embedded nodes; --nodes are yours");
+                return 2;
             }
             List<Scenario> planned = new ArrayList<>();   // bad overrides fail here, before any server is touched
             for (Scenario s : chosen) {
@@ -204,14 +223,16 @@ public final class ChaosCli implements Runnable {
                                 + found.get(i).getUpstream() + ")");
                     }
                 }
-                return runAll(planned, tp, nodeUris);
+                return runAll(planned, tp, nodeUris, binary);
             } finally {
                 if (toxiproxy != null) tp.close();   // stops nothing: the server is not ours
             }
         }
 
-        private int runAll(List<Scenario> planned, Toxiproxy tp, List<String> nodeUris) throws IOException {
+        private int runAll(List<Scenario> planned, Toxiproxy tp, List<String> nodeUris, Path binary) throws IOException {
             boolean external = !nodeUris.isEmpty();
+            String serverLine = "server: " + (external ? "your nodes (" + nodeUris.size() + ")" : ChaosCluster.describe(binary));
+            System.err.println("[chaos] " + serverLine);
             // decided up front: a scenario the cluster cannot serve is reported, never half-run
             long runnable = planned.stream().filter(s -> ScenarioRunner.whyNotRunnable(s, external) == null).count();
             if (runnable < planned.size()) {
@@ -228,14 +249,14 @@ public final class ChaosCli implements Runnable {
             try {
                 for (Scenario run : planned) {
                     progress.begin(run);
-                    ScenarioResult r = ScenarioRunner.run(run, tp, nodeUris);
+                    ScenarioResult r = ScenarioRunner.run(run, tp, nodeUris, binary);
                     progress.done(r);
                     results.add(r);
                 }
             } finally {
                 progress.stop();
             }
-            String table = TextReport.table(results);
+            String table = TextReport.table(results) + serverLine + "\n";
             System.out.println();
             System.out.print(table);
             Files.createDirectories(reportDir);

@@ -1,6 +1,8 @@
 package dev.redlock.chaos.cluster;
 
+import dev.redlock.internal.Diagnostics;
 import dev.redlock.internal.RedisUri;
+import dev.redlock.testkit.RedisBinary;
 import dev.redlock.testkit.RedisNode;
 import dev.redlock.testkit.RedisProcess;
 import dev.redlock.testkit.Resp;
@@ -13,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -50,12 +53,14 @@ public final class ChaosCluster implements AutoCloseable {
     private final List<RedisProcess> nodes;
     private final Map<ProxySet, List<Proxy>> proxies = new LinkedHashMap<>();
     private final boolean external;
+    private final Path server;
 
-    private ChaosCluster(Toxiproxy toxiproxy, String run, List<RedisProcess> nodes, boolean external) {
+    private ChaosCluster(Toxiproxy toxiproxy, String run, List<RedisProcess> nodes, boolean external, Path server) {
         this.toxiproxy = toxiproxy;
         this.run = run;
         this.nodes = List.copyOf(nodes);
         this.external = external;
+        this.server = server;
     }
 
     /**
@@ -71,7 +76,7 @@ public final class ChaosCluster implements AutoCloseable {
         for (String u : uris) servers.add(ExternalServer.of(u));
         List<Proxy> main = findProxies(toxiproxy, uris);
         ChaosCluster c = new ChaosCluster(toxiproxy, ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet(),
-                servers, true);
+                servers, true, null);
         c.proxies.put(ProxySet.MAIN, new ArrayList<>(main));
         c.healProxies();
         for (int i = 0; i < servers.size(); i++) {
@@ -138,16 +143,20 @@ public final class ChaosCluster implements AutoCloseable {
 
     /** Starts {@code n} nodes (AOF {@code appendfsync always} when {@code aof}) and their main proxies. */
     public static ChaosCluster start(Toxiproxy toxiproxy, int n, boolean aof) {
-        return start(toxiproxy, n, i -> RedisNode.start(aof));
+        return start(toxiproxy, n, RedisBinary.path(), i -> plainNode(aof));
     }
 
-    /** Starts {@code n} nodes made by {@code factory} (e.g. one of them under libfaketime) and their main proxies. */
-    public static ChaosCluster start(Toxiproxy toxiproxy, int n, IntFunction<RedisProcess> factory) {
+    /**
+     * Starts {@code n} nodes made by {@code factory} (e.g. one of them under libfaketime) and their main proxies;
+     * {@code server} is the executable they run, for nodes started later ({@link #startNode}).
+     */
+    public static ChaosCluster start(Toxiproxy toxiproxy, int n, Path server, IntFunction<RedisProcess> factory) {
         List<RedisProcess> started = new ArrayList<>();
         ChaosCluster c = null;
         try {
             for (int i = 0; i < n; i++) started.add(factory.apply(i));
-            c = new ChaosCluster(toxiproxy, ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet(), started, false);
+            c = new ChaosCluster(toxiproxy, ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet(), started,
+                    false, server);
             c.uris(ProxySet.MAIN);
             return c;
         } catch (RuntimeException e) {
@@ -166,9 +175,45 @@ public final class ChaosCluster implements AutoCloseable {
         }
     }
 
-    /** A plain redis-server node (testkit), without or with AOF {@code appendfsync always}. */
+    /** A plain node (testkit) of the default server ({@link RedisBinary#path()}), without or with AOF. */
     public static RedisProcess plainNode(boolean aof) {
-        return RedisNode.start(aof);
+        return plainNode(RedisBinary.path(), aof);
+    }
+
+    /** A plain node (testkit) of {@code server}, without or with AOF {@code appendfsync always}. */
+    public static RedisProcess plainNode(Path server, boolean aof) {
+        return RedisNode.builder().binary(server).aof(aof).start();
+    }
+
+    /**
+     * Starts one more node of this cluster's server, outside the cluster (no proxy; e.g. a replica); the caller
+     * closes it.
+     *
+     * @throws UnsupportedOperationException on external nodes: the harness starts no server there
+     */
+    public RedisProcess startNode(boolean aof) {
+        if (external) throw new UnsupportedOperationException("no server to start next to external nodes");
+        return plainNode(server, aof);
+    }
+
+    /**
+     * What {@code server} is, as the library's version check names it, and where it is:
+     * {@code Redis 7.0.15 (tested) at /tmp/.../redis-server}. Starts one node for a moment to read its
+     * {@code INFO server}; says so when it cannot.
+     */
+    public static String describe(Path server) {
+        try (RedisNode n = RedisNode.builder().binary(server).start()) {
+            Diagnostics.Server s = Diagnostics.server(Diagnostics.parseInfo(n.command("INFO", "server")));
+            return (s == null ? "unknown server" : s.description() + (s.tested() ? " (tested)" : " (not tested)"))
+                    + " at " + server;
+        } catch (RuntimeException e) {
+            return server + " (could not start it to read its version: " + e.getMessage() + ")";
+        }
+    }
+
+    /** The executable the nodes run; null for external nodes. */
+    public Path server() {
+        return server;
     }
 
     public int size() {

@@ -9,6 +9,7 @@ import dev.redlock.chaos.scenario.ScenarioResult;
 import dev.redlock.chaos.scenario.ScenarioRunner;
 import dev.redlock.chaos.scenario.Scenarios;
 import dev.redlock.chaos.scenario.Tuning;
+import dev.redlock.testkit.RedisBinary;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -46,8 +47,10 @@ import org.opentest4j.TestAbortedException;
  * embedded nodes on a laptop and on the compose nodes in CI: {@code redlock.chaos.scenarios}
  * ({@code REDLOCK_CHAOS_SCENARIOS}), {@code redlock.chaos.config} ({@code REDLOCK_CHAOS_CONFIG}),
  * {@code redlock.chaos.nodes} ({@code REDLOCK_CHAOS_NODES}, comma-separated), {@code redlock.chaos.toxiproxy}
- * ({@code REDLOCK_CHAOS_TOXIPROXY}) and {@code redlock.chaos.report} ({@code REDLOCK_CHAOS_REPORT}). See
- * {@code docs/ci/} for the CI recipe.
+ * ({@code REDLOCK_CHAOS_TOXIPROXY}), {@code redlock.chaos.server} ({@code REDLOCK_CHAOS_SERVER}: the server binary
+ * the embedded nodes run, a path or {@code embedded-6.2} / {@code embedded-7.0}; default {@code $REDIS_SERVER}, else
+ * {@code redis-server} or {@code valkey-server} on the PATH, else the bundled Redis 6.2.11) and
+ * {@code redlock.chaos.report} ({@code REDLOCK_CHAOS_REPORT}). See {@code docs/ci/} for the CI recipe.
  *
  * <p>What it does not do: run scenarios in parallel (they share the machine and the Toxiproxy server), or touch a
  * key outside {@code chaos:} on your nodes (those are deleted before and after each scenario). Scenarios that kill,
@@ -59,15 +62,18 @@ public final class ChaosSuite {
     private final List<String> nodes;
     private final String toxiproxyUrl;
     private final Path reportDir;
+    private final Path server;
     private final List<ScenarioResult> results = new ArrayList<>();
     private Toxiproxy toxiproxy;
 
-    private ChaosSuite(List<Scenario> planned, List<String> kept, List<String> nodes, String toxiproxyUrl, Path reportDir) {
+    private ChaosSuite(List<Scenario> planned, List<String> kept, List<String> nodes, String toxiproxyUrl, Path reportDir,
+                       Path server) {
         this.planned = planned;
         this.kept = kept;
         this.nodes = nodes;
         this.toxiproxyUrl = toxiproxyUrl;
         this.reportDir = reportDir;
+        this.server = server;
     }
 
     public static Builder builder() {
@@ -80,12 +86,17 @@ public final class ChaosSuite {
 
     /** These scenarios as they are, on embedded nodes (tests of the entry point itself). */
     static ChaosSuite of(List<Scenario> scenarios, Path reportDir) {
-        return new ChaosSuite(List.copyOf(scenarios), List.of(), List.of(), null, reportDir);
+        return new ChaosSuite(List.copyOf(scenarios), List.of(), List.of(), null, reportDir, null);
     }
 
     /** The scenarios as planned, with the settings they will run with. */
     public List<Scenario> scenarios() {
         return planned;
+    }
+
+    /** The server binary the embedded nodes run; null: the default ({@code RedisBinary.path()}). */
+    public Path server() {
+        return server;
     }
 
     /** One line per scenario that keeps a setting of its own in a tuned run, and why. */
@@ -101,7 +112,7 @@ public final class ChaosSuite {
     }
 
     private void run(Scenario s) {
-        ScenarioResult r = ScenarioRunner.run(s, toxiproxy(), nodes);
+        ScenarioResult r = ScenarioRunner.run(s, toxiproxy(), nodes, server);
         results.add(r);
         writeReport();
         if (r.isSkipped()) throw new TestAbortedException("scenario " + s.id() + " skipped: " + r.skipped());
@@ -138,6 +149,7 @@ public final class ChaosSuite {
         private Path config;
         private List<String> nodes = List.of();
         private String toxiproxy;
+        private String server;
         private Path reportDir = Path.of("target", "chaos-report");
 
         private Builder(Function<String, String> properties, Function<String, String> environment) {
@@ -169,6 +181,16 @@ public final class ChaosSuite {
             return this;
         }
 
+        /**
+         * The server the embedded nodes run: the path of a {@code redis-server} or {@code valkey-server}, or
+         * {@code embedded-6.2} / {@code embedded-7.0} (the bundled Redis 6.2.11 / 7.0.15); default as the testkit
+         * finds one.
+         */
+        public Builder server(String pathOrBundledId) {
+            this.server = pathOrBundledId;
+            return this;
+        }
+
         /** Where {@code report.html} and {@code results.txt} go; default {@code target/chaos-report}. */
         public Builder reportDir(Path dir) {
             this.reportDir = dir;
@@ -184,7 +206,8 @@ public final class ChaosSuite {
          * Resolves run-time overrides, loads the config, plans the scenarios.
          *
          * @throws IllegalArgumentException naming the setting: an unknown scenario id, a bad config value, nodes
-         *                                  without a Toxiproxy, a malformed node URI
+         *                                  without a Toxiproxy, a malformed node URI, a server that is neither an
+         *                                  executable nor a bundled one
          */
         public ChaosSuite build() {
             List<String> chosenIds = list(setting("redlock.chaos.scenarios"), ids);
@@ -194,6 +217,13 @@ public final class ChaosSuite {
             String tp = setting("redlock.chaos.toxiproxy") != null ? setting("redlock.chaos.toxiproxy") : toxiproxy;
             String report = setting("redlock.chaos.report");
             Path dir = report != null ? Path.of(report) : reportDir;
+            String serverSpec = setting("redlock.chaos.server") != null ? setting("redlock.chaos.server") : server;
+            Path binary;
+            try {
+                binary = serverSpec == null ? null : RedisBinary.resolve(serverSpec);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("redlock.chaos.server: " + e.getMessage(), e);
+            }
             if (!uris.isEmpty() && tp == null) {
                 throw new IllegalArgumentException("redlock.chaos.nodes needs redlock.chaos.toxiproxy: your nodes are "
                         + "reached only through their proxies (docker-compose.redlock.yml: http://127.0.0.1:8474)");
@@ -223,7 +253,7 @@ public final class ChaosSuite {
                 }
                 planned.add(p);
             }
-            return new ChaosSuite(List.copyOf(planned), List.copyOf(kept), uris, tp, dir);
+            return new ChaosSuite(List.copyOf(planned), List.copyOf(kept), uris, tp, dir, binary);
         }
 
         /** A system property, else the environment variable of the same name (upper case, dots as underscores). */

@@ -265,12 +265,10 @@ public final class Nemesis implements AutoCloseable {
     public FaultHandle clockJump(int node, Duration jump) {
         if (skipping(FaultKind.CLOCK_JUMP, "node " + node)) return noop(FaultKind.CLOCK_JUMP, "node " + node);
         long start = History.now();
-        if (clockMode == ClockMode.FAKETIME) {
-            ((FaketimeServer) cluster.node(node)).jump(jump);
-        } else {
-            shortenKeys(node, pttl -> Math.max(1, pttl - jump.toMillis()));
-        }
-        return open(FaultKind.CLOCK_JUMP, "node " + node + " clock +" + jump.toMillis() + "ms (" + clockMode + ")",
+        String seen = "";
+        if (clockMode == ClockMode.FAKETIME) seen = "; " + ((FaketimeServer) cluster.node(node)).jumpChecked(jump);
+        else shortenKeys(node, pttl -> Math.max(1, pttl - jump.toMillis()));
+        return open(FaultKind.CLOCK_JUMP, "node " + node + " clock +" + jump.toMillis() + "ms (" + clockMode + seen + ")",
                 new int[] {node}, List.of(), false, start, () -> { });
     }
 
@@ -282,10 +280,9 @@ public final class Nemesis implements AutoCloseable {
         if (skipping(FaultKind.FAST_CLOCK, "node " + node)) return noop(FaultKind.FAST_CLOCK, "node " + node);
         long start = History.now();
         if (clockMode == ClockMode.FAKETIME) {
-            FaketimeServer f = (FaketimeServer) cluster.node(node);
-            f.rate(1 + rate);
+            FaketimeServer.FastClock fast = ((FaketimeServer) cluster.node(node)).runFast(rate);
             return open(FaultKind.FAST_CLOCK, "node " + node + " clock x" + (1 + rate) + " (" + clockMode + ")",
-                    new int[] {node}, List.of(), false, start, () -> f.rate(1.0));
+                    new int[] {node}, List.of(), false, start, () -> history.note("node " + node + ": " + fast.end()));
         }
         Map<String, String> seen = new HashMap<>();
         Thread watcher = new Thread(() -> {

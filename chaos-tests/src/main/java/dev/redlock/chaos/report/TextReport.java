@@ -29,6 +29,12 @@ public final class TextReport {
             if (r.isSkipped()) sb.append("  skipped ").append(r.id()).append(' ').append(r.name()).append(": ")
                     .append(r.skipped()).append('\n');
         }
+        for (ScenarioResult r : results) {
+            if (!r.isSkipped() && !r.clockMode().equals("none")) {
+                sb.append("  clock ").append(r.id()).append(' ').append(r.name()).append(": ").append(r.clockMode())
+                        .append('\n');
+            }
+        }
         return sb.toString();
     }
 

@@ -73,60 +73,66 @@ final class AmnesiaScripts {
      * does the write it had prepared (read before B's write).
      */
     static void amnesia(ScenarioContext ctx, Restart restart, boolean expectSecondHolder) {
+        for (int r = 0; r < ctx.settings().rounds(); r++) {
+            int round = r;
+            ScriptSteps.round(ctx, round, () -> amnesiaRound(ctx, round, restart, expectSecondHolder));
+            Sleep.of(Duration.ofMillis(50));
+        }
+    }
+
+    /** One round of {@link #amnesia}. */
+    private static void amnesiaRound(ScenarioContext ctx, int round, Restart restart, boolean expectSecondHolder) {
         Nemesis nem = ctx.nemesis();
         Random rnd = ctx.random();
         WorkloadClient a = ctx.client(0), b = ctx.client(1);
         Duration ttl = ctx.ttl();
-        for (int round = 0; round < ctx.settings().rounds(); round++) {
-            int v = rnd.nextInt(ctx.settings().nodes());
-            int[] others = ScriptSteps.pickOthers(rnd, ctx.settings().nodes(), v, ctx.settings().nodes() - ctx.settings().quorum());
-            Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
-            ctx.history().note("round " + round + ": A holds on " + ctx.lockValues() + "; victim node " + v
-                    + ", others " + Arrays.toString(others));
-            Reads ra = a.read();
-            FaultHandle down = null;
-            if (restart == Restart.IMMEDIATE) {
-                nem.killAndRestart(v);
-                ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
+        int v = rnd.nextInt(ctx.settings().nodes());
+        int[] others = ScriptSteps.pickOthers(rnd, ctx.settings().nodes(), v, ctx.settings().nodes() - ctx.settings().quorum());
+        Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
+        ctx.history().note("round " + round + ": A holds on " + ctx.lockValues() + "; victim node " + v
+                + ", others " + Arrays.toString(others));
+        Reads ra = a.read();
+        FaultHandle down = null;
+        if (restart == Restart.IMMEDIATE) {
+            nem.killAndRestart(v);
+            ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
+        } else {
+            down = nem.kill(v);
+        }
+        try {
+            // B asks while A still believes it holds the lock, leaving A time to write within its validity
+            long until = ScriptSteps.whileAHolds(a, ha, b);
+            Optional<Held> hb = b.acquire(ttl, until, new Random(rnd.nextLong()), Duration.ofMillis(5),
+                    Duration.ofMillis(3));
+            if (hb.isPresent()) {
+                ctx.history().note("round " + round + ": B holds on " + ctx.lockValues());
+                b.write(hb.get(), b.read());
+            }
+            if (expectSecondHolder) {
+                ctx.check("round " + round + ": B acquired v + the two others while A held", hb.isPresent(), "");
             } else {
-                down = nem.kill(v);
+                ctx.check("round " + round + ": B refused while A held", hb.isEmpty(), "");
             }
-            try {
-                // B asks while A still believes it holds the lock, leaving A time to write within its validity
-                long until = ha.deadlineNanos() - Duration.ofMillis(150).toNanos();
-                Optional<Held> hb = b.acquire(ttl, until, new Random(rnd.nextLong()), Duration.ofMillis(5),
-                        Duration.ofMillis(3));
-                if (hb.isPresent()) {
-                    ctx.history().note("round " + round + ": B holds on " + ctx.lockValues());
-                    b.write(hb.get(), b.read());
-                }
-                if (expectSecondHolder) {
-                    ctx.check("round " + round + ": B acquired v + the two others while A held", hb.isPresent(), "");
-                } else {
-                    ctx.check("round " + round + ": B refused while A held", hb.isEmpty(), "");
-                }
-                if (ha.lease().isValid()) a.write(ha, ra);
-                else a.noteLost(ha, "validity ran out before the write");
-                a.release(ha);
-                if (hb.isPresent()) b.release(hb.get());
-                if (down != null) {
-                    // the delayed restart: only once every lease the node could have held has expired
-                    long wait = ha.acquiredNanos() + ttl.toNanos() - History.now();
-                    if (wait > 0) Sleep.of(Duration.ofNanos(wait).plusMillis(20));
-                    down.close();
-                    down = null;
-                    ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
-                }
-                if (hb.isEmpty()) {
-                    Duration patience = ttl.multipliedBy(3).plus(ctx.settings().restartQuarantine());
-                    Held later = ScriptSteps.must(ctx.acquireWithin(b, patience), "B could not acquire after A released");
-                    b.write(later, b.read());
-                    b.release(later);
-                }
-            } finally {
-                if (down != null) down.close();
+            if (ha.lease().isValid()) a.write(ha, ra);
+            else a.noteLost(ha, "validity ran out before the write");
+            a.release(ha);
+            if (hb.isPresent()) b.release(hb.get());
+            if (down != null) {
+                // the delayed restart: only once every lease the node could have held has expired
+                long wait = ha.acquiredNanos() + ttl.toNanos() - History.now();
+                if (wait > 0) Sleep.of(Duration.ofNanos(wait).plusMillis(20));
+                down.close();
+                down = null;
+                ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
             }
-            Sleep.of(Duration.ofMillis(50));
+            if (hb.isEmpty()) {
+                Duration patience = ttl.multipliedBy(3).plus(ctx.settings().restartQuarantine());
+                Held later = ScriptSteps.must(ctx.acquireWithin(b, patience), "B could not acquire after A released");
+                b.write(later, b.read());
+                b.release(later);
+            }
+        } finally {
+            if (down != null) down.close();
         }
     }
 }

@@ -52,21 +52,25 @@ final class ClockScripts {
         Random rnd = ctx.random();
         WorkloadClient a = ctx.client(0), b = ctx.client(1);
         int v = ctx.settings().clockNode();
-        for (int round = 0; round < ctx.settings().rounds(); round++) {
-            int[] others = ScriptSteps.pickOthers(rnd, ctx.settings().nodes(), v, ctx.settings().nodes() - ctx.settings().quorum());
-            Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
-            Reads ra = a.read();
-            Optional<Held> hb;
-            try (FaultHandle jump = nem.clockJump(v, ctx.ttl().plusMillis(100))) {
-                long until = ha.deadlineNanos() - Duration.ofMillis(150).toNanos();
-                hb = b.acquire(ctx.ttl(), until, new Random(rnd.nextLong()), Duration.ofMillis(5), Duration.ofMillis(3));
-            }
-            ctx.check("round " + round + ": B acquired while A held", hb.isPresent(), "");
-            if (hb.isPresent()) b.write(hb.get(), b.read());
-            if (ha.lease().isValid()) a.write(ha, ra);
-            else a.noteLost(ha, "validity ran out before the write");
-            a.release(ha);
-            hb.ifPresent(b::release);
+        for (int r = 0; r < ctx.settings().rounds(); r++) {
+            int round = r;
+            ScriptSteps.round(ctx, round, () -> {
+                int[] others = ScriptSteps.pickOthers(rnd, ctx.settings().nodes(), v,
+                        ctx.settings().nodes() - ctx.settings().quorum());
+                Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
+                Reads ra = a.read();
+                long until = ScriptSteps.whileAHolds(a, ha, b);
+                Optional<Held> hb;
+                try (FaultHandle jump = nem.clockJump(v, ctx.ttl().plusMillis(100))) {
+                    hb = b.acquire(ctx.ttl(), until, new Random(rnd.nextLong()), Duration.ofMillis(5), Duration.ofMillis(3));
+                }
+                ctx.check("round " + round + ": B acquired while A held", hb.isPresent(), "");
+                if (hb.isPresent()) b.write(hb.get(), b.read());
+                if (ha.lease().isValid()) a.write(ha, ra);
+                else a.noteLost(ha, "validity ran out before the write");
+                a.release(ha);
+                hb.ifPresent(b::release);
+            });
             Sleep.of(Duration.ofMillis(50));
         }
     }

@@ -103,39 +103,44 @@ final class DeploymentScripts {
      * (tokens written after the snapshot); v is killed -9 and restarted: it reloads the snapshot, with its marker and
      * older fences, without A's key. B asks while A holds. With the identity check, v's marker names the old
      * process: v is quarantined and B is refused. Without it (the twin), B wins on v + the other two, with a token
-     * from the old fences: both write, the higher token first, so the lower one is the stale write.
+     * from the old fences: both write, the higher token first, so the lower one is the stale write. A round whose
+     * restart left B too little of A's lease to ask in is run again ({@link ScriptSteps#round}).
      */
     static void rdbRestart(ScenarioContext ctx, boolean identityCheckOff) {
         Random rnd = ctx.random();
         WorkloadClient a = ctx.client(0), b = ctx.client(1);
         int n = ctx.settings().nodes();
-        for (int round = 0; round < ctx.settings().rounds(); round++) {
-            int v = rnd.nextInt(n);
-            int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
-            for (int i = 0; i < 2; i++) {
-                Held h = ScriptSteps.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
-                a.write(h, a.read());
-                a.release(h);
-            }
-            RedisProcess victim = ctx.cluster().node(v);
-            victim.command("SAVE");
-            ctx.history().note("round " + round + ": snapshot of node " + v + " taken (SAVE)");
-            for (int i = 0; i < 2; i++) {   // tokens after the snapshot, on the majority only
-                Held h = ScriptSteps.acquireOnMajority(ctx, a, others);
-                a.write(h, a.read());
-                a.release(h);
-            }
-            Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
-            ctx.nemesis().killAndRestart(v);
-            ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
-            if (identityCheckOff) {
-                String run = victim.runId();
-                String rid = victim.info("replication", "master_replid");
-                victim.command("HSET", ScenarioRunner.KEY_PREFIX + "__node", "run", run, "rid", rid);
-                ctx.history().note("round " + round + ": identity check off: node " + v + "'s marker rewritten to run_id "
-                        + run + " and replication id " + rid + " (the reloaded snapshot named the old process)");
-            }
-            secondHolderWhileAHolds(ctx, a, ha, b, identityCheckOff, round, ctx.ttl(), ctx.ttl());
+        for (int r = 0; r < ctx.settings().rounds(); r++) {
+            int round = r;
+            ScriptSteps.round(ctx, round, () -> {
+                int v = rnd.nextInt(n);
+                int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+                for (int i = 0; i < 2; i++) {
+                    Held h = ScriptSteps.must(ctx.acquireWithin(a, SETUP), "A could not acquire");
+                    a.write(h, a.read());
+                    a.release(h);
+                }
+                RedisProcess victim = ctx.cluster().node(v);
+                victim.command("SAVE");
+                ctx.history().note("round " + round + ": snapshot of node " + v + " taken (SAVE)");
+                for (int i = 0; i < 2; i++) {   // tokens after the snapshot, on the majority only
+                    Held h = ScriptSteps.acquireOnMajority(ctx, a, others);
+                    a.write(h, a.read());
+                    a.release(h);
+                }
+                Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
+                ctx.nemesis().killAndRestart(v);
+                ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
+                if (identityCheckOff) {
+                    String run = victim.runId();
+                    String rid = victim.info("replication", "master_replid");
+                    victim.command("HSET", ScenarioRunner.KEY_PREFIX + "__node", "run", run, "rid", rid);
+                    ctx.history().note("round " + round + ": identity check off: node " + v + "'s marker rewritten to "
+                            + "run_id " + run + " and replication id " + rid + " (the reloaded snapshot named the old "
+                            + "process)");
+                }
+                secondHolderWhileAHolds(ctx, a, ha, b, identityCheckOff, round, ctx.ttl(), ctx.ttl());
+            });
         }
     }
 
@@ -143,11 +148,13 @@ final class DeploymentScripts {
      * B asks while A still holds. When a second holder is expected, both write (the higher token first, so the other
      * is the stale write); else B must be refused, A writes, and B acquires once A released and the restarted node's
      * quarantine passed.
+     *
+     * @throws ScriptSteps.TooLate when the set-up left B too little of A's lease to ask in (A's lease released)
      */
     private static void secondHolderWhileAHolds(ScenarioContext ctx, WorkloadClient a, Held ha, WorkloadClient b,
                                                 boolean expectSecondHolder, int round, Duration ttlB, Duration patienceTtl) {
         Random rnd = ctx.random();
-        long until = ha.deadlineNanos() - Duration.ofMillis(150).toNanos();
+        long until = ScriptSteps.whileAHolds(a, ha, b);
         Optional<Held> hb = b.acquire(ttlB, until, new Random(rnd.nextLong()), Duration.ofMillis(5), Duration.ofMillis(3));
         if (expectSecondHolder) {
             ctx.check("round " + round + ": B acquired while A held", hb.isPresent(), "");
@@ -178,24 +185,40 @@ final class DeploymentScripts {
     // ---- d3 ----
 
     /**
-     * A real replica R of node v, replicating through a proxy of its own; once in sync (marker and fences copied)
-     * the link is cut, so R lags. A acquires on a majority containing v. v fails over to R: R is promoted and v's
-     * proxies are re-pointed to it. R's marker names v's process, not R's: R is a new identity and is quarantined,
-     * so B is refused while A holds.
+     * A real replica R of node v, replicating through a proxy of its own; once in sync (link up, R's replication
+     * offset at v's, marker and fences copied) the link is cut, so R lags. A acquires on a majority containing v. v
+     * fails over to R: R is promoted and v's proxies are re-pointed to it. R's marker names v's process, not R's: R
+     * is a new identity and is quarantined, so B is refused while A holds. v's {@code repl-diskless-sync-delay} is set
+     * to 0 first: from Redis 7.0 a master syncs diskless and waits 5 s by default for more replicas to join. An
+     * attempt whose failover left B too little of A's lease is run again with a new replica, v's proxies led back
+     * to its original process first.
      */
     static void failover(ScenarioContext ctx) {
         Random rnd = ctx.random();
-        WorkloadClient a = ctx.client(0), b = ctx.client(1);
         int n = ctx.settings().nodes();
         int v = rnd.nextInt(n);
         int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
-        RedisProcess replica = ChaosCluster.plainNode(false);
+        RedisProcess master = ctx.cluster().node(v);
+        ScriptSteps.round(ctx, 0, () -> {
+            if (ctx.servedBy(v) != master) {   // a repeated attempt: v's proxies still lead to the last replica
+                ctx.nemesis().failover(v, master);   // back to the original process, for another attempt
+                ctx.failedOver(v, master);
+            }
+            failoverOnce(ctx, v, others, master);
+        });
+    }
+
+    /** One attempt of {@link #failover}, with a replica of its own. */
+    private static void failoverOnce(ScenarioContext ctx, int v, int[] others, RedisProcess master) {
+        WorkloadClient a = ctx.client(0), b = ctx.client(1);
+        RedisProcess replica = ctx.cluster().startNode(false);
         Proxy link = null;
         try {
             link = ctx.cluster().toxiproxy().client().createProxy("rl-repl-" + replica.port(),
                     ctx.cluster().toxiproxy().listenHost() + ":0",
-                    ctx.cluster().toxiproxy().upstreamHost() + ":" + ctx.cluster().node(v).port());
+                    ctx.cluster().toxiproxy().upstreamHost() + ":" + master.port());
             String listen = link.getListen();
+            master.command("CONFIG", "SET", "repl-diskless-sync-delay", "0");
             replica.command("REPLICAOF", listen.substring(0, listen.lastIndexOf(':')),
                     listen.substring(listen.lastIndexOf(':') + 1));
             for (int i = 0; i < 2; i++) {
@@ -203,12 +226,10 @@ final class DeploymentScripts {
                 a.write(h, a.read());
                 a.release(h);
             }
-            String marker = ScenarioRunner.KEY_PREFIX + "__node";
-            boolean synced = ScenarioContext.await(() -> replica.command("INFO", "replication").contains("master_link_status:up")
-                    && replica.command("HGET", marker, "hw").equals(ctx.cluster().node(v).command("HGET", marker, "hw")), SETUP);
-            if (!synced) throw new IllegalStateException("scenario set-up failed: the replica did not sync with node " + v);
+            Replication.awaitSync(master, replica, ScenarioRunner.KEY_PREFIX + "__node", "node " + v);
             link.disable();
-            ctx.history().note("replica on port " + replica.port() + " of node " + v + " in sync; replication link cut");
+            ctx.history().note("replica on port " + replica.port() + " of node " + v + " in sync ("
+                    + Replication.state(master, replica) + "); replication link cut");
             Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
             ctx.nemesis().failover(v, replica);
             ctx.failedOver(v, replica);   // the ground truth follows the clients to the promoted replica
@@ -230,16 +251,6 @@ final class DeploymentScripts {
 
     // ---- d4a, d4b ----
 
-    /** Every node: volatile-lru with maxmemory a little above what it uses now. */
-    private static void evictingNodes(ScenarioContext ctx) {
-        for (RedisProcess n : ctx.cluster().nodes()) {
-            long used = Long.parseLong(n.info("memory", "used_memory"));
-            n.command("CONFIG", "SET", "maxmemory-policy", "volatile-lru");
-            n.command("CONFIG", "SET", "maxmemory", Long.toString(used + 4 * 1024 * 1024));
-        }
-        ctx.history().note("every node: maxmemory-policy volatile-lru, maxmemory = used + 4 MB");
-    }
-
     private static RedlockConfig clientConfig(ScenarioContext ctx, ProxySet set, Preflight preflight) {
         return ScenarioRunner.config(ctx.settings(), ctx.cluster().uris(set)).toBuilder().preflight(preflight).build();
     }
@@ -253,22 +264,23 @@ final class DeploymentScripts {
     static void eviction(ScenarioContext ctx) {
         Random rnd = ctx.random();
         int n = ctx.settings().nodes();
-        evictingNodes(ctx);
-        WorkloadClient a = new WorkloadClient(0, clientConfig(ctx, ProxySet.ofClient(0), Preflight.OFF), ctx.history(), ctx.resource(),
-                ScenarioRunner.LOCK_NAME);
-        WorkloadClient b = new WorkloadClient(1, clientConfig(ctx, ProxySet.MAIN, Preflight.OFF), ctx.history(),
-                ctx.resource(), ScenarioRunner.LOCK_NAME);
+        Eviction.evictingNodes(ctx);
+        WorkloadClient a = client(ctx, 0, clientConfig(ctx, ProxySet.ofClient(0), Preflight.OFF));
+        WorkloadClient b = client(ctx, 1, clientConfig(ctx, ProxySet.MAIN, Preflight.OFF));
         try {
             a.warmUp(ctx.ttl());
             b.warmUp(ctx.ttl());
-            for (int round = 0; round < ctx.settings().rounds(); round++) {
-                int v = rnd.nextInt(n);
-                int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
-                Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
-                boolean evicted = fillUntilEvicted(ctx.cluster().node(v), ctx.lockKey());
-                ctx.check("round " + round + ": memory pressure evicted A's key on node " + v, evicted, "");
-                ctx.history().note("round " + round + ": node " + v + " evicted A's key under memory pressure");
-                secondHolderWhileAHolds(ctx, a, ha, b, true, round, ctx.ttl(), ctx.ttl());
+            for (int r = 0; r < ctx.settings().rounds(); r++) {
+                int round = r;
+                ScriptSteps.round(ctx, round, () -> {
+                    int v = rnd.nextInt(n);
+                    int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+                    Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
+                    boolean evicted = Eviction.fillUntilEvicted(ctx.cluster().node(v), ctx.lockKey());
+                    ctx.check("round " + round + ": memory pressure evicted A's key on node " + v, evicted, "");
+                    ctx.history().note("round " + round + ": node " + v + " evicted A's key under memory pressure");
+                    secondHolderWhileAHolds(ctx, a, ha, b, true, round, ctx.ttl(), ctx.ttl());
+                });
             }
         } finally {
             a.close();
@@ -276,25 +288,9 @@ final class DeploymentScripts {
         }
     }
 
-    /** SETs 100 kB values without a TTL on {@code node} until {@code key} is evicted (or OOM), then deletes them. */
-    private static boolean fillUntilEvicted(RedisProcess node, String key) {
-        String value = "x".repeat(100 * 1024);
-        int i = 0;
-        try {
-            while (i < 400 && node.command("EXISTS", key).equals("1")) {
-                String r = node.command("SET", "fill:" + i, value);
-                i++;
-                if (r.startsWith("ERR:")) break;   // OOM: nothing with a TTL was left to evict
-            }
-            return node.command("EXISTS", key).equals("0");
-        } finally {
-            for (int k = 0; k < i; k++) node.command("DEL", "fill:" + k);
-        }
-    }
-
     /** The same nodes; a client with the default Preflight.STRICT must be refused at creation. */
     static void evictionRefused(ScenarioContext ctx) {
-        evictingNodes(ctx);
+        Eviction.evictingNodes(ctx);
         RedlockConfig strict = clientConfig(ctx, ProxySet.MAIN, Preflight.STRICT);
         try {
             new WorkloadClient(0, strict, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME).close();
@@ -335,6 +331,15 @@ final class DeploymentScripts {
             }
         }
         ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
+        if (real) {
+            String seen;
+            try {
+                seen = "TIME reads " + ((FaketimeServer) ctx.cluster().node(v)).verifyOffset().toMillis() + " ms";
+            } catch (IllegalStateException e) {
+                seen = e.getMessage();
+            }
+            ctx.check("node " + v + "'s clock is 5 s behind this host's after its restart", seen.startsWith("TIME"), seen);
+        }
         ctx.runWorkload(ctx.settings().duration());
         List<Long> tokens = ctx.history().events(e -> e.op() == Event.Op.ACQUIRE && e.type() == Event.Type.OK)
                 .stream().map(Event::token).toList();
@@ -432,8 +437,8 @@ final class DeploymentScripts {
      * not passed. Each round has its own E and B, which have never asked anything before: B learns the 2 s only
      * from the replies of the very round in which v grants it, so the client-side check (a grant from a node younger
      * than the strictest quarantine seen does not count) is what refuses its first round; its next rounds send the
-     * 2 s, and v refuses by itself. The clients are created before the first restart (creation runs the preflight
-     * checks, which take time on a loaded machine, while A's lease runs out).
+     * 2 s, and v refuses by itself. Each attempt's B and E are created before A acquires (creation runs the preflight
+     * checks, which take time on a loaded machine, and must not eat A's lease).
      */
     static void mixedQuarantines(ScenarioContext ctx) {
         Random rnd = ctx.random();
@@ -442,28 +447,34 @@ final class DeploymentScripts {
         RedlockConfig lax = ScenarioRunner.config(ctx.settings(), ctx.cluster().uris()).toBuilder()
                 .restartQuarantine(laxTtl).build();
         int n = ctx.settings().nodes();
-        List<WorkloadClient> made = new ArrayList<>();
-        try {
-            for (int round = 0; round < ctx.settings().rounds(); round++) {
-                made.add(new WorkloadClient(2 + 2 * round, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME));
-                made.add(new WorkloadClient(3 + 2 * round, lax, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME));
-            }
-            for (int round = 0; round < ctx.settings().rounds(); round++) {
-                WorkloadClient b = made.get(2 * round), e = made.get(2 * round + 1);
-                int v = rnd.nextInt(n);
-                int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
-                Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
-                ctx.nemesis().killAndRestart(v);
-                ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
-                e.tryAcquire(laxTtl).ifPresent(e::release);   // no quorum: v is new, A holds two nodes
-                Sleep.of(laxTtl.plusMillis(50));   // the lax group's quarantine on v has passed
-                ctx.history().note("round " + round + ": node " + v + " restarted, first asked by E "
-                        + (laxTtl.toMillis() + 50) + " ms ago; A (2 s quarantine) holds on "
-                        + Arrays.toString(ctx.lockValues().toArray()));
-                secondHolderWhileAHolds(ctx, a, ha, b, false, round, laxTtl, ctx.ttl());
-            }
-        } finally {
-            for (WorkloadClient c : made) c.close();
+        int[] nextId = {2};
+        for (int r = 0; r < ctx.settings().rounds(); r++) {
+            int round = r;
+            ScriptSteps.round(ctx, round, () -> {
+                // a new B and E per attempt, created before A acquires: neither has asked anything before
+                try (WorkloadClient b = client(ctx, nextId[0]++, lax);
+                     WorkloadClient e = client(ctx, nextId[0]++, lax)) {
+                    int v = rnd.nextInt(n);
+                    int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
+                    Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
+                    ctx.nemesis().killAndRestart(v);
+                    ctx.cluster().awaitReachable(ProxySet.MAIN, v, SETUP);
+                    e.tryAcquire(laxTtl).ifPresent(e::release);   // no quorum: v is new, A holds two nodes
+                    long asked = History.now();
+                    b.redlock().checkHealth(laxTtl);   // B's link to v reconnects meanwhile (read-only)
+                    // the lax group's quarantine on v has passed
+                    Sleep.of(Duration.ofNanos(Math.max(0, asked + laxTtl.plusMillis(50).toNanos() - History.now())));
+                    ctx.history().note("round " + round + ": node " + v + " restarted, first asked by E "
+                            + (laxTtl.toMillis() + 50) + " ms ago; A (2 s quarantine) holds on "
+                            + Arrays.toString(ctx.lockValues().toArray()));
+                    secondHolderWhileAHolds(ctx, a, ha, b, false, round, laxTtl, ctx.ttl());
+                }
+            });
         }
+    }
+
+    /** A client of its own (not one of the run's), recorded in the run's history. */
+    private static WorkloadClient client(ScenarioContext ctx, int id, RedlockConfig config) {
+        return new WorkloadClient(id, config, ctx.history(), ctx.resource(), ScenarioRunner.LOCK_NAME);
     }
 }

@@ -14,9 +14,11 @@ import dev.redlock.chaos.nemesis.Nemesis;
 import dev.redlock.chaos.oracle.NodeSampler;
 import dev.redlock.chaos.workload.Resource;
 import dev.redlock.chaos.workload.WorkloadClient;
+import dev.redlock.testkit.RedisBinary;
 import dev.redlock.testkit.RedisProcess;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,10 +72,20 @@ public final class ScenarioRunner {
     }
 
     /**
-     * Runs on the given Toxiproxy server: on embedded nodes when {@code externalNodes} is empty, else on those nodes
-     * (their count must be the scenario's N). A scenario that cannot run there is returned SKIPPED, untouched.
+     * Runs on the given Toxiproxy server: on embedded nodes of the default server ({@link RedisBinary#path()}) when
+     * {@code externalNodes} is empty, else on those nodes (their count must be the scenario's N). A scenario that
+     * cannot run there is returned SKIPPED, untouched.
      */
     public static ScenarioResult run(Scenario scenario, Toxiproxy toxiproxy, List<String> externalNodes) {
+        return run(scenario, toxiproxy, externalNodes, null);
+    }
+
+    /**
+     * As {@link #run(Scenario, Toxiproxy, List)}, the embedded nodes running {@code server} (null: the default
+     * server). A clock fault runs under libfaketime only when the node's clock is seen to move under it
+     * ({@link FaketimeServer#start}); otherwise simulated, and the result's clock mode says why.
+     */
+    public static ScenarioResult run(Scenario scenario, Toxiproxy toxiproxy, List<String> externalNodes, Path server) {
         boolean external = !externalNodes.isEmpty();
         String toxiproxyMode = toxiproxy.mode()
                 + (toxiproxy.skipped().isEmpty() ? "" : " (skipped: " + toxiproxy.skipped() + ")")
@@ -96,23 +108,27 @@ public final class ScenarioRunner {
         History history = new History(st.nodes(), st.quorum());
         String[] clockMode = {"none"};
         ClockMode mode = ClockMode.SIMULATED_TTL;
-        IntFunction<RedisProcess> factory = i -> ChaosCluster.plainNode(st.aof());
+        Path binary = external ? null : server != null ? server : RedisBinary.path();
+        IntFunction<RedisProcess> factory = i -> ChaosCluster.plainNode(binary, st.aof());
         if (st.clockNode() >= 0) {
+            Path lib = FaketimeServer.library();
             if (external) {
                 clockMode[0] = "simulated-ttl (external nodes)";
-            } else if (FaketimeServer.library() == null) {
-                clockMode[0] = "simulated-ttl (libfaketime not installed)";
+            } else if (lib == null) {
+                clockMode[0] = "simulated-ttl (" + FaketimeServer.whyNoLibrary() + ")";
             } else {
                 factory = i -> {
-                    if (i != st.clockNode()) return ChaosCluster.plainNode(st.aof());
+                    if (i != st.clockNode()) return ChaosCluster.plainNode(binary, st.aof());
                     try {
-                        FaketimeServer f = FaketimeServer.start(st.aof());
-                        clockMode[0] = "faketime (" + FaketimeServer.library() + ", " + f.binary() + ")";
+                        FaketimeServer f = FaketimeServer.start(lib, binary, st.aof());
+                        clockMode[0] = "faketime (" + lib + ", " + f.binary() + "; " + f.verified() + ")";
                         return f;
+                    } catch (FaketimeServer.NoEffect e) {
+                        clockMode[0] = "simulated-ttl (" + e.getMessage() + ")";
                     } catch (RuntimeException e) {
                         clockMode[0] = "simulated-ttl (faketime failed: " + e.getMessage() + ")";
-                        return ChaosCluster.plainNode(st.aof());
                     }
+                    return ChaosCluster.plainNode(binary, st.aof());
                 };
             }
         }
@@ -127,7 +143,7 @@ public final class ScenarioRunner {
                 cluster = ChaosCluster.attach(toxiproxy, externalNodes);
                 deleteLockKeys(cluster);   // a previous run's keys would hold the lock or skew fencing tokens
             } else {
-                cluster = ChaosCluster.start(toxiproxy, st.nodes(), factory);
+                cluster = ChaosCluster.start(toxiproxy, st.nodes(), binary, factory);
             }
             if (clockMode[0].startsWith("faketime")) mode = ClockMode.FAKETIME;
             Resource resource = new Resource(history);

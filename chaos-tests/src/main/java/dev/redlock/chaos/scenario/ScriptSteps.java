@@ -1,5 +1,6 @@
 package dev.redlock.chaos.scenario;
 
+import dev.redlock.Redlock;
 import dev.redlock.chaos.cluster.ProxySet;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.nemesis.FaultHandle;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +27,12 @@ import java.util.concurrent.atomic.AtomicReference;
 final class ScriptSteps {
     /** How long a script's set-up step (an acquire, a node coming back) may take before the run is broken. */
     static final Duration SETUP = Duration.ofSeconds(3);
+    /** B stops asking this long before A's validity ends, so A can still write within it. */
+    static final Duration A_WRITES = Duration.ofMillis(150);
+    /** The least time B must have to ask while A holds: rounds, and reconnecting to a node that restarted. */
+    static final Duration B_ASKS = Duration.ofMillis(150);
+    /** How often a round whose set-up was {@linkplain TooLate too slow} is tried in all. */
+    static final int ROUND_ATTEMPTS = 3;
 
     private ScriptSteps() {}
 
@@ -104,6 +112,56 @@ final class ScriptSteps {
             }
             return hb;
         });
+    }
+
+    /**
+     * A round's set-up (a restart, a failover, memory pressure...) took so long that B could no longer ask while A
+     * held: the round cannot show what it is for, in either direction (a refusal nobody asked for proves nothing,
+     * and a second holder cannot appear). The round is repeated ({@link #round}) or the run fails; it is never judged.
+     */
+    static final class TooLate extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        TooLate(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Until when B may ask for the lock while A holds {@code ha}: {@link #A_WRITES} before A's validity ends. First
+     * B's connections are brought up ({@link Redlock#checkHealth}, read-only, bounded by what the window can spare): a
+     * restart or a failover closed them, and a round waiting on a reconnect's backoff is not what a scenario measures.
+     *
+     * @throws TooLate after releasing A's lease, when that leaves B less than {@link #B_ASKS}
+     */
+    static long whileAHolds(WorkloadClient a, Held ha, WorkloadClient b) {
+        long until = ha.deadlineNanos() - A_WRITES.toNanos();
+        long spare = Math.min(SETUP.toNanos(), until - History.now() - B_ASKS.toNanos());
+        if (spare > 0) b.redlock().checkHealth(Duration.ofNanos(spare));
+        long left = until - History.now();
+        if (left < B_ASKS.toNanos()) {
+            a.release(ha);
+            throw new TooLate(String.format(Locale.ROOT, "scenario set-up too slow: B had %.0f ms left to ask while A "
+                    + "held (A's validity ends %.0f ms from now), %d ms needed", left / 1e6,
+                    (ha.deadlineNanos() - History.now()) / 1e6, B_ASKS.toMillis()));
+        }
+        return until;
+    }
+
+    /**
+     * Runs round {@code round}; when its set-up was {@linkplain TooLate too slow}, notes that and runs it again, up
+     * to {@link #ROUND_ATTEMPTS} times in all (then the {@link TooLate} fails the run).
+     */
+    static void round(ScenarioContext ctx, int round, Runnable attempt) {
+        for (int i = 1; ; i++) {
+            try {
+                attempt.run();
+                return;
+            } catch (TooLate e) {
+                if (i >= ROUND_ATTEMPTS) throw e;
+                ctx.history().note("round " + round + " not judged, run again: " + e.getMessage());
+            }
+        }
     }
 
     static Held must(Optional<Held> h, String what) {

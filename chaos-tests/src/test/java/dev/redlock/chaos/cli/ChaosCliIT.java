@@ -42,6 +42,9 @@ class ChaosCliIT {
         assertEquals(2, run("run", "1", "--quorum", "2"));
         assertEquals(2, run("run", "1", "--ttl", "soon"));
         assertEquals(2, run("run", "1", "--nodes", "redis://127.0.0.1:1"));
+        assertEquals(2, run("run", "1", "--server", "/no/such/redis-server"));
+        assertEquals(2, run("run", "1", "--server", "embedded-7.0", "--nodes", "redis://127.0.0.1:1",
+                "--toxiproxy", "http://127.0.0.1:1"), "--server is for embedded nodes");
     }
 
     @Test
@@ -52,7 +55,7 @@ class ChaosCliIT {
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         int code;
         try {
-            code = run("run", "12", "--seed", "42", "--report", dir.toString());
+            code = run("run", "12", "--seed", "42", "--report", dir.toString(), "--server", "embedded-7.0");
         } finally {
             System.setOut(out);
         }
@@ -60,6 +63,7 @@ class ChaosCliIT {
         assertEquals(0, code, text);
         assertTrue(text.contains("12 stale release"), text);
         assertTrue(text.contains("1 passed, 0 failed"), text);
+        assertTrue(text.contains("server: Redis 7.0.15 (tested) at "), "the run names its server: " + text);
         String html = Files.readString(dir.resolve("report.html"));
         assertTrue(html.contains("<svg") && html.contains("Scenario 12"), "timeline missing");
         assertTrue(!html.contains("<script") && !html.contains("src=\"http"), "report must work offline");

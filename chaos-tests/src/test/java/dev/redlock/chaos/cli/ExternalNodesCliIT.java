@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.chaos.proxy.ToxiproxyServer;
+import dev.redlock.testkit.BundledServer;
 import dev.redlock.testkit.Ports;
 import dev.redlock.testkit.RedisCluster;
 import eu.rekawek.toxiproxy.Proxy;
@@ -32,7 +33,8 @@ import picocli.CommandLine;
  * {@code run --nodes ... --toxiproxy URL} against nodes the harness did not start, simulating
  * docker-compose.redlock.yml without Docker: 5 redis-server processes, an "external" Toxiproxy (the in-JVM server,
  * started here) holding pre-existing proxies redis1..redis5 that listen on free ports; the CLI only gets the proxies'
- * listen addresses and the API URL.
+ * listen addresses and the API URL. The nodes run the bundled Redis 7.0.15, not the default server: users' nodes
+ * are another line than the embedded default.
  */
 @Tag("chaos")
 class ExternalNodesCliIT {
@@ -44,7 +46,7 @@ class ExternalNodesCliIT {
     @BeforeAll
     static void composeLikeSetup() throws IOException {
         try {
-            redis = RedisCluster.start(5);
+            redis = RedisCluster.start(5, BundledServer.REDIS_7_0.path());
             server = ToxiproxyServer.start("127.0.0.1", 0);
             URI api = URI.create(server.url());
             client = new ToxiproxyClient(api.getHost(), api.getPort());
@@ -92,6 +94,7 @@ class ExternalNodesCliIT {
         assertTrue(html.contains("env --toxiproxy " + server.url()) && html.contains("external nodes 5"),
                 "toxiproxy mode missing from the HTML report");
         assertTrue(r.err.contains("-> proxy redis1"), r.err);
+        assertEquals("7.0.15", redis.node(0).info("server", "redis_version"));
 
         // the pre-existing proxies are still there, enabled, with only the user's toxic left
         Map<String, Proxy> proxies = new TreeMap<>();

@@ -8,6 +8,7 @@ import dev.redlock.chaos.scenario.Expectation;
 import dev.redlock.chaos.scenario.Needs;
 import dev.redlock.chaos.scenario.Scenario;
 import dev.redlock.chaos.scenario.Settings;
+import dev.redlock.testkit.BundledServer;
 import org.junit.jupiter.api.Tag;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
@@ -65,6 +66,10 @@ class ChaosSuiteIT {
                 + "redis://127.0.0.1:21003", "redlock.chaos.toxiproxy", "http://127.0.0.1:8474"), Map.of()).scenarios("12").build();
         assertEquals(3, external.scenarios().get(0).settings().nodes(), "N is the number of nodes given");
         assertEquals(2, external.scenarios().get(0).settings().quorum());
+        ChaosSuite onRedis70 = builder(Map.of(), Map.of("REDLOCK_CHAOS_SERVER", "embedded-7.0")).server("embedded-6.2")
+                .build();
+        assertEquals(BundledServer.REDIS_7_0.path(), onRedis70.server());
+        assertEquals(null, builder(Map.of(), Map.of()).build().server(), "none given: the testkit's default");
     }
 
     @Test
@@ -96,5 +101,9 @@ class ChaosSuiteIT {
         assertTrue(noProxy.getMessage().contains("needs redlock.chaos.toxiproxy"), noProxy.getMessage());
         assertThrows(IllegalArgumentException.class, () -> builder(Map.of("redlock.chaos.nodes", "http://x:1",
                 "redlock.chaos.toxiproxy", "http://127.0.0.1:8474"), Map.of()).build());
+        IllegalArgumentException server = assertThrows(IllegalArgumentException.class,
+                () -> builder(Map.of("redlock.chaos.server", "/no/such/redis-server"), Map.of()).build());
+        assertEquals("redlock.chaos.server: '/no/such/redis-server' is neither an executable file nor one of "
+                + "[embedded-6.2, embedded-7.0]", server.getMessage());
     }
 }
