@@ -335,14 +335,20 @@ public final class Redlock implements AutoCloseable {
      * released at once. {@link #close()} completes it with a {@link RedlockException}.
      */
     public CompletableFuture<Lease> acquireAsync(String resource, Duration ttl) {
-        CompletableFuture<HeldLease> acquisition = start(resource, ttl, ctx.config().retryCount() + 1,
-                RedlockListener.AcquireMode.ASYNC);
-        CompletableFuture<Lease> out = new CompletableFuture<>();
+        return handedOver(start(resource, ttl, ctx.config().retryCount() + 1, RedlockListener.AcquireMode.ASYNC));
+    }
+
+    /**
+     * The caller's future of an acquisition: completed with its lease or its failure; cancelling it cancels the
+     * acquisition itself (a dependent future would not), and a lease that arrives after that is released.
+     */
+    @SuppressWarnings("unchecked")   // T is the API type the lease implements (Lease, MultiLease)
+    private static <T> CompletableFuture<T> handedOver(CompletableFuture<? extends LeaseCore> acquisition) {
+        CompletableFuture<T> out = new CompletableFuture<>();
         acquisition.whenComplete((lease, e) -> {
             if (e != null) out.completeExceptionally(Failures.unwrap(e));
-            else if (!out.complete(lease)) lease.releaseAsync();     // cancelled meanwhile
+            else if (!out.complete((T) lease)) lease.releaseAsync();     // cancelled meanwhile
         });
-        // cancelling the caller's future cancels the acquisition itself (a dependent future would not)
         out.whenComplete((l, e) -> {
             if (out.isCancelled()) acquisition.cancel(false);
         });
@@ -357,7 +363,7 @@ public final class Redlock implements AutoCloseable {
         Resources.check(resource);
         Duration whole = ctx.checkTtl(ttl);
         if (closed.get()) throw new IllegalStateException("Redlock is closed");
-        return acquirer.acquire(resource, whole, rounds, mode);
+        return acquirer.acquire(new AcquireRound(ctx, resource, whole), rounds, mode);
     }
 
     /**
@@ -526,7 +532,7 @@ public final class Redlock implements AutoCloseable {
             p.getKey().completeExceptionally(new RedlockException("Redlock was closed while acquiring '" + p.getValue() + "'"));
         }
         List<CompletableFuture<?>> releases = new ArrayList<>(ctx.inFlight());
-        for (HeldLease l : List.copyOf(ctx.live())) releases.add(l.releaseOnClose());
+        for (LeaseCore l : List.copyOf(ctx.live())) releases.add(l.releaseOnClose());
         try {
             CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
                     .get(ctx.config().nodeTimeout().toMillis() * 2 + 1000, TimeUnit.MILLISECONDS);
