@@ -166,8 +166,8 @@ class AcquireAllIT {
     }
 
     /**
-     * Guard: a resource's guess counts only when every counted grant wrote it. Someone else's token far ahead on a
-     * quorum for one resource: that resource takes max + 1 in the second phase, the other keeps its guess.
+     * Guard: a resource's guess counts only when it beats that resource's fence on every counted grant. Someone
+     * else's token far ahead on a quorum for one resource: that resource takes max + 1 in the second phase, the other keeps its guess.
      */
     @Test
     void aFenceAboveTheGuessOnAQuorumForcesMaxPlusOneForThatResource() {
@@ -186,6 +186,34 @@ class AcquireAllIT {
                 assertEquals(q + 1, l.fencingToken("jq"), "the other resource keeps its guess");
             }
             assertEquals(phases + 1, redlock.context().fencePhases());
+        }
+    }
+
+    /**
+     * Guard: a resource's guess counts only when every counted grant wrote it. Fences 10 s ahead of the clocks on
+     * every node: the next guess lies beyond every node's cap, so no node writes it although it beats every fence;
+     * the tokens must go through the second phase, and a client without hints then gets a greater token.
+     */
+    @Test
+    void aGuessNoNodeWroteIsNotATokenEvenAboveEveryFence() {
+        long ahead = System.currentTimeMillis() * 1000 + 10_000_000;
+        for (int i = 0; i < 5; i++) {
+            for (String r : List.of("kp", "kq")) REDIS.node(i).command("SET", P + "__fence:" + r, Long.toString(ahead));
+        }
+        try (Redlock one = Redlock.create(REDIS.config().retryCount(0).build());
+             Redlock fresh = Redlock.create(REDIS.config().retryCount(0).build())) {
+            one.acquireAll(List.of("kp", "kq"), TTL).release();                  // learns the hints: ahead + 1
+            long phases = one.context().fencePhases();
+            long second;
+            try (MultiLease l = one.acquireAll(List.of("kp", "kq"), TTL)) {
+                second = l.fencingToken("kp");
+                assertTrue(second > ahead, "above the planted fence: " + second);
+            }
+            assertEquals(phases + 1, one.context().fencePhases(), "no node wrote the guess: second phase");
+            await().atMost(Duration.ofSeconds(5)).until(() -> REDIS.lockKeys().isEmpty());
+            try (MultiLease l = fresh.acquireAll(List.of("kq", "kp"), TTL)) {
+                assertTrue(l.fencingToken("kp") > second, l.fencingToken("kp") + " after " + second);
+            }
         }
     }
 
