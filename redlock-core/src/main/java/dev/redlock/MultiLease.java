@@ -42,16 +42,16 @@ public interface MultiLease extends AutoCloseable {
      */
     long fencingToken(String resource);
 
-    /** Time left before this lease must be considered expired; {@link Duration#ZERO} once lost or released. */
+    /** As {@link Lease#remainingValidity()}: one validity for the whole set. */
     Duration remainingValidity();
 
-    /** True while the lease is held: not released, not lost, validity left. */
+    /** As {@link Lease#isValid()}. */
     boolean isValid();
 
     /**
-     * Throws if the lease is no longer valid; call before each side effect that needs the locks.
+     * As {@link Lease#checkValid()}; call before each side effect that needs the locks.
      *
-     * @throws LeaseLostException when validity ran out, an extension failed, or the lease was released
+     * @throws LeaseLostException naming the resources as {@code [a, b]}
      */
     void checkValid();
 
@@ -70,22 +70,14 @@ public interface MultiLease extends AutoCloseable {
      */
     void release();
 
-    /**
-     * Asynchronous {@link #release()}: starts it and returns at once; completes (normally, never exceptionally) once a
-     * quorum of nodes answered. The lease is invalid from the moment this is called. Every call returns the future
-     * of the first release; it completes on an internal I/O thread.
-     */
+    /** As {@link Lease#releaseAsync()}, for every resource: one release script per node. */
     CompletableFuture<Void> releaseAsync();
 
     /** Same as {@link #release()}. */
     @Override
     void close();
 
-    /**
-     * Registers a listener that runs once, on an internal thread, when the lease is lost (validity ran out, an
-     * extension failed, {@code maxHold} reached). It does not run on a normal release. Registered after the loss, it
-     * runs at once.
-     */
+    /** As {@link Lease#onLost(Runnable)}: runs once when the whole lease is lost, never on a normal release. */
     void onLost(Runnable listener);
 
     /**

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.testing.RedisNodes;
-import dev.redlock.testkit.RedisNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * {@link Redlock#acquireAll} on 5 real nodes: all or nothing on every node, exclusion with single leases on the same
  * resources, a fencing token per resource that increases across single and multi holders, one-round fencing and the
- * second phase, argument checks, a transition configuration, membership conflicts and a replica's refusal.
+ * second phase, argument checks, a transition configuration and membership conflicts (a replica's refusal: NodeErrorsIT).
  */
 class AcquireAllIT {
     @RegisterExtension
@@ -298,25 +297,6 @@ class AcquireAllIT {
                     () -> four.acquireAll(List.of("m", "n"), TTL));
             assertEquals(1, e.attempts());
             assertTrue(e.getMessage().startsWith("locks [m, n] unavailable"), e.getMessage());
-        } finally {
-            REDIS.forgetMemberships();
-        }
-    }
-
-    /** Guard (shared with ACQUIRE): a replica, even a writable one, answers NOTMASTER and takes no key. */
-    @Test
-    void aWritableReplicaIsAnErrorVoteNotAGrant() {
-        try (RedisNode replica = RedisNode.start(false, "--replica-read-only", "no")) {
-            replica.command("REPLICAOF", "127.0.0.1", Integer.toString(REDIS.node(0).port()));
-            List<String> nodes = List.of(replica.uri(), REDIS.uris().get(1), REDIS.uris().get(2));
-            try (Redlock redlock = Redlock.create(REDIS.config().nodes(nodes).quorum(3).retryCount(0)
-                    .preflight(Preflight.OFF).build())) {
-                LockUnavailableException e = assertThrows(LockUnavailableException.class,
-                        () -> redlock.acquireAll(List.of("w1", "w2"), TTL));
-                assertEquals(NodeOutcome.Kind.ERROR, e.outcomes().get(0).kind(), e.getMessage());
-                assertTrue(e.outcomes().get(0).detail().contains("NOTMASTER"), e.outcomes().get(0).detail());
-            }
-            assertEquals("", replica.command("GET", P + "w1"));
         } finally {
             REDIS.forgetMemberships();
         }
