@@ -1,65 +1,20 @@
 package dev.redlock;
 
-import dev.redlock.internal.Durations;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The {@link Lease} implementation. State moves HELD -> RELEASED or HELD -> LOST (-> RELEASED once the caller
- * releases); a lost lease is never revived. Validity is a deadline on the monotonic clock; an expiry timer on the
- * shared scheduler marks the lease lost when it passes, and the watchdog (when started) extends it at a third of
- * the TTL. Extensions are serialized so a slow one can never overwrite the deadline of a later one.
+ * The {@link Lease} implementation: one resource's keys under the machinery every lease shares ({@link LeaseCore}:
+ * validity, expiry timer, watchdog, loss, release).
  */
-final class HeldLease implements Lease {
-    private static final Logger log = LoggerFactory.getLogger(HeldLease.class);
-
-    private enum State { HELD, LOST, RELEASED }
-
-    /** Shared by every new lease: a completed future keeps no dependents, so sharing it links nothing. */
-    private static final CompletableFuture<Boolean> NO_EXTENSION = CompletableFuture.completedFuture(true);
-
-    private final RedlockContext ctx;
+final class HeldLease extends LeaseCore implements Lease {
     private final String resource;
-    private final String owner;
     private final long token;
-    private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
-    private final List<OnceListener> lostListeners = new CopyOnWriteArrayList<>();
-    private volatile long deadline;
-    private volatile Duration ttl;
-    private volatile String lostReason = "";
-    private volatile ScheduledFuture<?> expiryTimer;
-    private volatile ScheduledFuture<?> watchdogTimer;
-    private volatile boolean watchdog;
-    private volatile long watchdogDue;       // when the scheduled renewal is due (ticker nanos): its lateness
-    private CompletableFuture<Boolean> extensions = NO_EXTENSION;   // the last extension in flight (guarded by this)
-    private CompletableFuture<Void> released;     // the first release's, returned to every caller (guarded by this)
-    /** whenLost()'s source: normal on loss or Redlock.close(), CancellationException on the holder's release. */
-    private final CompletableFuture<Void> lossSignal = new CompletableFuture<>();
-    private final long holdStart;            // the acquire round's start (ticker nanos): maxHold counts from here
-    private volatile ScheduledFuture<?> maxHoldTimer;
-    private volatile boolean closedUnder;    // released by Redlock.close() while held: a loss to its holder
 
     HeldLease(RedlockContext ctx, String resource, String owner, long token, Duration ttl, long deadline) {
-        this.ctx = ctx;
+        super(ctx, owner, ttl, deadline);
         this.resource = resource;
-        this.owner = owner;
         this.token = token;
-        this.ttl = ttl;
-        this.deadline = deadline;
-        this.holdStart = deadline - ttl.toNanos() + ctx.config().driftNanos(ttl);
     }
 
     @Override
@@ -73,161 +28,36 @@ final class HeldLease implements Lease {
         return token;
     }
 
-    /** The owner value written on the nodes (128 random bits, hex). */
-    String owner() {
-        return owner;
-    }
-
-    long deadlineNanos() {
-        return deadline;
+    @Override
+    String label() {
+        return resource;
     }
 
     @Override
-    public Duration remainingValidity() {
-        if (state.get() != State.HELD) return Duration.ZERO;
-        long left = deadline - ctx.ticker().nanoTime();
-        return left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
+    String kind() {
+        return "Lease";
     }
 
     @Override
-    public boolean isValid() {
-        return state.get() == State.HELD && deadline - ctx.ticker().nanoTime() > 0;
-    }
-
-    /** Not released and not marked lost (validity may still have run out a moment ago). */
-    boolean isHeld() {
-        return state.get() == State.HELD;
-    }
-
-    boolean isLost() {
-        return closedUnder || state.get() == State.LOST || (state.get() == State.HELD && deadline - ctx.ticker().nanoTime() <= 0);
-    }
-
-    String lostReason() {
-        return lostReason.isEmpty() && isLost() ? "validity ran out" : lostReason;
+    QuorumCall releaseOn(int[] targets) {
+        return ctx.release(resource, owner(), targets);
     }
 
     @Override
-    public void checkValid() {
-        State s = state.get();
-        if (s == State.RELEASED) throw new LeaseLostException(resource, closedUnder ? lostReason : "released");
-        if (s == State.LOST) throw new LeaseLostException(resource, lostReason);
-        if (deadline - ctx.ticker().nanoTime() <= 0) {
-            markLost(RedlockListener.LossReason.EXPIRED, "validity ran out");
-            throw new LeaseLostException(resource, "validity ran out");
-        }
+    LuaScript extendScript() {
+        return LuaScript.EXTEND;
+    }
+
+    @Override
+    Object[] extendCommand(Duration newTtl) {
+        List<Object> keys = List.of(ctx.lockKey(resource), ctx.markerKey());
+        return NodeClient.scriptCommand(LuaScript.EXTEND, keys, owner(), Long.toString(newTtl.toMillis()),
+                ctx.membership().field(), Long.toString(Membership.windowMs(newTtl.toMillis(), ctx.knownQuarantineMs())));
     }
 
     @Override
     public void extend(Duration ttl) {
-        Duration newTtl = ctx.checkTtl(ttl);
-        if (state.get() == State.RELEASED) throw new IllegalStateException("lease on '" + resource + "' was released");
-        ctx.checkMayBlock("Lease.extend()", "a thread of your own");
-        checkValid();
-        boolean ok;
-        try {
-            // the round decides within a node timeout, after any extension in flight (each as bounded)
-            ok = extendAsync(newTtl, RedlockListener.ExtendTrigger.MANUAL)
-                    .get(4 * ctx.config().nodeTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RedlockException("interrupted while extending '" + resource + "'", e);
-        } catch (ExecutionException | TimeoutException e) {
-            ok = false;
-        }
-        if (!ok) {
-            markLost(RedlockListener.LossReason.EXTEND_FAILED,
-                    "extension could not re-hold a quorum before the validity ended");
-            throw new LeaseLostException(resource, lostReason);
-        }
-    }
-
-    /**
-     * One extension round, serialized after any extension in flight. True when a quorum re-set the TTL before the
-     * current validity ended; the new deadline counts from this round's start. {@code trigger} is what listeners
-     * are told asked for it.
-     */
-    CompletableFuture<Boolean> extendAsync(Duration newTtl, RedlockListener.ExtendTrigger trigger) {
-        RedlockListener.Step step = ctx.listeners().any() ? ctx.listeners().onExtendStart(resource, trigger) : null;
-        CompletableFuture<Boolean> next;
-        synchronized (this) {
-            next = extensions.handle((x, e) -> null).thenCompose(x -> extendRound(newTtl, trigger));
-            extensions = next;
-        }
-        if (step != null) next.whenComplete((ok, e) -> Steps.end(step, Boolean.TRUE.equals(ok) ? "extended" : "failed", e));
-        return next;
-    }
-
-    private CompletableFuture<Boolean> extendRound(Duration newTtl, RedlockListener.ExtendTrigger trigger) {
-        if (state.get() != State.HELD) return CompletableFuture.completedFuture(false);
-        long start = ctx.ticker().nanoTime();
-        List<Object> keys = List.of(ctx.lockKey(resource), ctx.markerKey());
-        Object[] extend = NodeClient.scriptCommand(LuaScript.EXTEND, keys, owner, Long.toString(newTtl.toMillis()),
-                ctx.membership().field(), Long.toString(Membership.windowMs(newTtl.toMillis(), ctx.knownQuarantineMs())));
-        QuorumCall call = QuorumCall.start(ctx, RedlockListener.Operation.EXTEND, ctx.allNodes(), false, start,
-                n -> n.eval(LuaScript.EXTEND, extend),
-                (node, reply, elapsed) -> ((Number) reply).longValue() == 1
-                        ? NodeVote.granted(node, -1, elapsed)
-                        : NodeVote.refused(node, "not held by this owner", elapsed),
-                QuorumCall.LateGrants.IGNORE);
-        return call.decision().thenApply(ok -> {
-            long now = ctx.ticker().nanoTime();
-            boolean extended = extended(ok, now, start, newTtl, call);
-            if (ctx.listeners().any()) {
-                ctx.listeners().onExtend(resource, trigger, extended, now - start, extended ? deadline - now : 0);
-            }
-            return extended;
-        });
-    }
-
-    /** Applies a decided extension round: true when it re-set the deadline (counted from the round's start). */
-    private boolean extended(boolean ok, long now, long start, Duration newTtl, QuorumCall call) {
-        if (!ok || now >= deadline || state.get() != State.HELD) {
-            if (!ok) log.debug("extension of '{}' failed: {}", resource, AcquireRound.summary(call.snapshot()));
-            return false;
-        }
-        long newDeadline = start + newTtl.toNanos() - ctx.config().driftNanos(newTtl);
-        if (newDeadline <= now) return false;
-        ttl = newTtl;
-        deadline = newDeadline;
-        startExpiryTimer();
-        return true;
-    }
-
-    /** Arms (or re-arms) the timer that marks the lease lost when its validity ends. */
-    void startExpiryTimer() {
-        ScheduledFuture<?> old = expiryTimer;
-        if (old != null) old.cancel(false);
-        if (state.get() != State.HELD) return;
-        long delay = Math.max(0, deadline - ctx.ticker().nanoTime());
-        expiryTimer = ctx.scheduler().schedule(this::onExpiryTimer, delay, TimeUnit.NANOSECONDS);
-    }
-
-    private void onExpiryTimer() {
-        if (state.get() != State.HELD) return;
-        if (deadline - ctx.ticker().nanoTime() <= 0) {
-            if (watchdog) {
-                markLost(RedlockListener.LossReason.WATCHDOG_FAILED,
-                        "the watchdog could not extend the lease before its validity ended");
-            } else {
-                markLost(RedlockListener.LossReason.EXPIRED, "validity ran out (not extended)");
-            }
-        } else {
-            startExpiryTimer();
-        }
-    }
-
-    /**
-     * Starts auto-extension every ttl/3 (once: later calls do nothing); a failed extension is retried until the
-     * validity ends. With {@code maxHold} set, the lease is lost (MAX_HOLD) that long after its acquire.
-     */
-    void startWatchdog() {
-        synchronized (this) {
-            if (watchdog) return;
-            watchdog = true;
-        }
-        scheduleRenewal(ttl.toNanos() / 3);
-        startMaxHoldTimer();
+        extendNow(ttl);
     }
 
     @Override
@@ -236,192 +66,8 @@ final class HeldLease implements Lease {
         return this;
     }
 
-    /** Arms the timer that ends an auto-extended lease {@code maxHold} after its acquire (none when maxHold is 0). */
-    private void startMaxHoldTimer() {
-        Duration cap = ctx.config().maxHold();
-        if (cap.isZero() || state.get() != State.HELD) return;
-        long delay = Math.max(0, holdStart + cap.toNanos() - ctx.ticker().nanoTime());
-        ScheduledFuture<?> t = ctx.scheduler().schedule(() -> markLost(RedlockListener.LossReason.MAX_HOLD,
-                "held for maxHold (" + Durations.human(cap) + "); auto-extension stopped"), delay, TimeUnit.NANOSECONDS);
-        maxHoldTimer = t;
-        if (state.get() != State.HELD) t.cancel(false);   // released meanwhile: cancelTimers may have missed it
-    }
-
-    private void scheduleRenewal(long delayNanos) {
-        if (state.get() != State.HELD) return;
-        watchdogDue = ctx.ticker().nanoTime() + delayNanos;
-        watchdogTimer = ctx.scheduler().schedule(this::renew, delayNanos, TimeUnit.NANOSECONDS);
-    }
-
-    private void renew() {
-        if (state.get() != State.HELD) return;
-        if (ctx.listeners().any()) {
-            ctx.listeners().onWatchdogLateness(resource, Math.max(0, ctx.ticker().nanoTime() - watchdogDue));
-        }
-        Duration t = ttl;
-        extendAsync(t, RedlockListener.ExtendTrigger.WATCHDOG).whenComplete((ok, e) -> {
-            if (Boolean.TRUE.equals(ok)) {
-                scheduleRenewal(t.toNanos() / 3);
-                return;
-            }
-            long left = deadline - ctx.ticker().nanoTime();
-            if (left <= 0) {
-                markLost(RedlockListener.LossReason.WATCHDOG_FAILED,
-                        "the watchdog could not extend the lease before its validity ended");
-            } else {
-                long retry = Math.max(TimeUnit.MILLISECONDS.toNanos(5), Math.min(t.toNanos() / 10, left / 2));
-                scheduleRenewal(retry);
-            }
-        });
-    }
-
-    /** Marks the lease lost once, runs the listeners, and removes our keys wherever they remain. */
-    void markLost(RedlockListener.LossReason why, String reason) {
-        if (!state.compareAndSet(State.HELD, State.LOST)) return;
-        lostReason = reason;
-        cancelTimers();
-        ctx.live().remove(this);
-        log.debug("lease on '{}' lost: {}", resource, reason);
-        ctx.listeners().onLeaseLost(resource, why);
-        for (OnceListener l : lostListeners) runListener(l);
-        signalLoss();
-        ctx.release(resource, owner, ctx.allNodes());
-    }
-
-    /**
-     * Completes {@link #whenLost()}'s source normally on the events thread (as onLost listeners run), never on the
-     * I/O or scheduler thread; inline once the Redlock is closed.
-     */
-    private void signalLoss() {
-        try {
-            ctx.events().execute(() -> lossSignal.complete(null));
-        } catch (RejectedExecutionException e) {
-            lossSignal.complete(null);
-        }
-    }
-
-    @Override
-    public CompletableFuture<Void> whenLost() {
-        // one mirror per call: a caller that cancels or completes its future changes nothing for the others
-        CompletableFuture<Void> mirror = new CompletableFuture<>();
-        lossSignal.whenComplete((x, e) -> {
-            if (e == null) mirror.complete(null);
-            else mirror.completeExceptionally(e);
-        });
-        return mirror;
-    }
-
-    /**
-     * {@link Redlock#close()}'s release: to a holder still running work this is a loss (the lock is taken away),
-     * so {@link #whenLost()} completes normally, {@link #isLost()} is true and {@link #checkValid()} names the close;
-     * listeners are told of a release, as before.
-     */
-    CompletableFuture<Void> releaseOnClose() {
-        if (state.get() == State.HELD) {
-            lostReason = "the Redlock was closed";
-            closedUnder = true;
-            signalLoss();
-        }
-        return releaseAsync();
-    }
-
-    @Override
-    public void onLost(Runnable listener) {
-        OnceListener once = new OnceListener(Objects.requireNonNull(listener, "listener"));
-        lostListeners.add(once);
-        // registered while the lease was being lost: markLost may or may not have seen it; the claim decides
-        if (state.get() == State.LOST) runListener(once);
-    }
-
-    /** A listener that runs at most once, whichever of markLost and onLost gets to it first. */
-    private static final class OnceListener {
-        final Runnable listener;
-        private final AtomicBoolean claimed = new AtomicBoolean();
-
-        OnceListener(Runnable listener) {
-            this.listener = listener;
-        }
-
-        boolean claim() {
-            return claimed.compareAndSet(false, true);
-        }
-    }
-
-    private void runListener(OnceListener once) {
-        if (!once.claim()) return;
-        Runnable l = once.listener;
-        try {
-            ctx.events().execute(() -> {
-                try {
-                    l.run();
-                } catch (RuntimeException e) {
-                    log.warn("onLost listener of lease '{}' threw", resource, e);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            log.warn("onLost listener of lease '{}' not run: Redlock closed", resource);
-        }
-    }
-
-    @Override
-    public void release() {
-        ctx.checkMayBlock("Lease.release()", "Lease.releaseAsync()");
-        CompletableFuture<Void> done = releaseAsync();
-        try {
-            done.get(ctx.config().nodeTimeout().toMillis() * 2 + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            log.debug("release of '{}' did not complete on every node", resource, e);
-        }
-    }
-
-    /**
-     * Starts the token-checked release on every node once; completes when a quorum answered (slow nodes get the
-     * release too, and a grant of theirs that arrives later is released again). Every call returns the first
-     * call's future, which only mirrors the call's: a caller that completes or cancels it changes nothing here.
-     */
-    @Override
-    public CompletableFuture<Void> releaseAsync() {
-        CompletableFuture<Void> out;
-        synchronized (this) {
-            if (released != null) return released;
-            released = out = new CompletableFuture<>();
-        }
-        RedlockListener.Step step = ctx.listeners().any() ? ctx.listeners().onReleaseStart(resource) : null;
-        State was = state.getAndSet(State.RELEASED);
-        if (was == State.HELD) ctx.listeners().onLeaseReleased(resource);
-        if (was == State.HELD && !closedUnder) {
-            lossSignal.completeExceptionally(new CancellationException("lease on '" + resource + "' released"));
-        }
-        cancelTimers();
-        ctx.live().remove(this);
-        QuorumCall call = ctx.release(resource, owner, ctx.allNodes());
-        call.quorumAnswered().whenComplete((x, e) -> {
-            if (step != null) Steps.end(step, Steps.releaseOutcome(call, ctx.config().quorum()), null);
-            out.complete(null);
-        });
-        return out;
-    }
-
-    @Override
-    public void close() {
-        ctx.checkMayBlock("Lease.close()", "Lease.releaseAsync()");
-        release();
-    }
-
-    private void cancelTimers() {
-        ScheduledFuture<?> e = expiryTimer;
-        if (e != null) e.cancel(false);
-        ScheduledFuture<?> w = watchdogTimer;
-        if (w != null) w.cancel(false);
-        ScheduledFuture<?> m = maxHoldTimer;
-        if (m != null) m.cancel(false);
-    }
-
     @Override
     public String toString() {
-        return "Lease[" + resource + ", token=" + (token < 0 ? "none" : token) + ", " + state.get()
-                + ", validity=" + remainingValidity().toMillis() + "ms]";
+        return "Lease[" + resource + ", token=" + (token < 0 ? "none" : token) + ", " + stateText() + "]";
     }
 }

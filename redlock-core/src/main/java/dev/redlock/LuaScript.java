@@ -30,6 +30,11 @@ import dev.redlock.internal.Scripts;
  * are about 1.8e15); every number written is formatted with {@code %.0f}, never {@code tostring} ({@code 1.7e+15}).
  * Every script reads before its first write, so an error (WRONGTYPE, OOM, READONLY) on the first write leaves
  * nothing behind.
+ *
+ * <p>The {@code _ALL} scripts do the same for several resources at once (a {@link MultiLease}), with their own key
+ * layout (each says it). What a node does for a client (identity, membership, quarantine, holder fingerprint,
+ * membership refresh, wake-up) is written once, in the fragments at the end, and concatenated into every script
+ * that does it: a fix to one is a fix to all.
  */
 enum LuaScript {
     /**
@@ -46,65 +51,12 @@ enum LuaScript {
      * whether one other owner holds a quorum (wait for its release) or the vote split, without revealing the owner
      * value itself. {@code nodeUs} is the node's clock, for this client's clock watch.
      */
-    ACQUIRE("""
-            local t = redis.call('TIME')
-            local nowMs = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-            local nowUs = tonumber(t[1]) * 1000000 + tonumber(t[2])
-            local info = redis.call('INFO', 'replication')
-            if not string.find(info, 'role:master', 1, true) then
-              return redis.error_reply('NOTMASTER this node is a replica: Redlock needs independent masters')
-            end
-            local i = string.find(info, 'master_replid:', 1, true)
-            local rid = string.sub(info, i + 14, i + 53)
-            info = redis.call('INFO', 'server')
-            i = string.find(info, 'run_id:', 1, true)
-            local run = string.sub(info, i + 7, i + 46)
+    ACQUIRE(LuaScript.CLOCK_AND_IDENTITY + """
             local entry = tonumber(redis.call('GET', KEYS[2]))
-            local m = redis.pcall('HGETALL', KEYS[3])
-            local legacy = m['err'] ~= nil
-            if legacy then m = {} end
-            local h = {}
-            for j = 1, #m, 2 do h[m[j]] = m[j + 1] end
-            local born = tonumber(h['born'])
-            local hw = tonumber(h['hw']) or 0
-            local stored = tonumber(h['q']) or 0
-            local q = math.max(stored, tonumber(ARGV[3]))
-            local mine = ARGV[7]
-            local conflict = ''
-            local stale = {}
-            if mine ~= '' then
-              local ids = {}
-              for id in string.gmatch(string.sub(mine, 3), '[^+]+') do ids[id] = true end
-              for j = 1, #m, 2 do
-                local f = m[j]
-                if f ~= mine and string.sub(f, 1, 2) == 'm:' then
-                  if (tonumber(m[j + 1]) or 0) <= nowMs then
-                    stale[#stale + 1] = f
-                  elseif conflict == '' then
-                    local shared = false
-                    for id in string.gmatch(string.sub(f, 3), '[^+]+') do
-                      if ids[id] then shared = true end
-                    end
-                    if not shared then conflict = string.sub(f, 3) end
-                  end
-                end
-              end
-            end
-            if h['run'] ~= run or h['rid'] ~= rid or born == nil then
-              born = nowMs
-              if legacy then redis.call('UNLINK', KEYS[3]) end
-              redis.call('HSET', KEYS[3], 'run', run, 'rid', rid, 'born', string.format('%.0f', born),
-                'hw', string.format('%.0f', hw), 'q', string.format('%.0f', q))
-            elseif q > stored then
-              redis.call('HSET', KEYS[3], 'q', string.format('%.0f', q))
-            end
-            if #stale > 0 then redis.call('HDEL', KEYS[3], unpack(stale)) end
-            if mine ~= '' and conflict == '' and (tonumber(h[mine]) or 0) < nowMs + tonumber(ARGV[2]) then
-              redis.call('HSET', KEYS[3], mine, string.format('%.0f', nowMs + tonumber(ARGV[8])))
-            end
+            local mk, mine, window = KEYS[3], ARGV[7], ARGV[8]
+            """ + LuaScript.MARKER + """
             local fence = entry or hw
             if born ~= 0 and nowUs > fence then fence = nowUs end
-            local age = nowMs - born
             if conflict ~= '' then return {3, fence, age, q, '', 0, nowUs, conflict} end
             if q > 0 and age < q then return {2, fence, age, q, '', 0, nowUs, ''} end
             if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
@@ -112,13 +64,13 @@ enum LuaScript {
               local wrote = 0
               if guess > fence and guess <= nowUs + tonumber(ARGV[5]) then
                 redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[6])
-                if guess > hw then redis.call('HSET', KEYS[3], 'hw', ARGV[4]) end
+                if guess > hw then redis.call('HSET', mk, 'hw', ARGV[4]) end
                 wrote = 1
               end
               return {1, fence, age, q, '', wrote, nowUs, ''}
             end
-            local cur = redis.pcall('GET', KEYS[1])
-            if type(cur) ~= 'string' then cur = '' else cur = string.sub(redis.sha1hex(cur), 1, 12) end
+            local held = KEYS[1]
+            """ + LuaScript.HOLDER + """
             return {0, fence, age, q, cur, 0, nowUs, ''}
             """),
 
@@ -148,14 +100,8 @@ enum LuaScript {
     EXTEND("""
             if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
             redis.call('PEXPIRE', KEYS[1], ARGV[2])
-            if ARGV[3] ~= '' then
-              local t = redis.call('TIME')
-              local nowMs = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-              local stands = tonumber(redis.pcall('HGET', KEYS[2], ARGV[3]))
-              if (stands or 0) < nowMs + tonumber(ARGV[2]) then
-                redis.pcall('HSET', KEYS[2], ARGV[3], string.format('%.0f', nowMs + tonumber(ARGV[4])))
-              end
-            end
+            local mk = KEYS[2]
+            """ + LuaScript.MEMBERSHIP_REFRESH + """
             return 1
             """),
 
@@ -172,8 +118,8 @@ enum LuaScript {
               deleted = 1
             end
             if ARGV[3] ~= '0' then
-              local waiting = redis.call('PUBSUB', 'NUMSUB', ARGV[2])[2]
-              if waiting > 0 then redis.call('PUBLISH', ARGV[2], tostring(waiting)) end
+              local channel = ARGV[2]
+              """ + LuaScript.WAKE + """
             end
             return deleted
             """),
@@ -185,6 +131,136 @@ enum LuaScript {
      */
     MARK_FRESH("""
             if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+            """ + LuaScript.IDENTITY + """
+            redis.call('HSET', KEYS[1], 'run', run, 'rid', rid, 'born', '0', 'hw', '0', 'q', '0')
+            return 1
+            """),
+
+    /**
+     * ACQUIRE for several resources at once, all or nothing. KEYS: the marker, then per resource its lock key and its
+     * fence entry. ARGV: owner, ttl ms, quarantine ms, guess cap us, fence retention ms, membership field ('' =
+     * none), membership window ms, then one token guess per resource ('0' = none). The node's part is ACQUIRE's, in
+     * the same code: identity, {@code NOTMASTER}, membership record and refusal, quarantine; each resource's fence is
+     * read as ACQUIRE reads one. Then, if no lock key exists, every lock key is set to the owner with the TTL and each
+     * resource whose guess exceeds its fence and is at most the node's clock plus the cap gets the guess written as
+     * its fence (hw raised to the largest); if any lock key exists, nothing is written but the marker. Returns
+     * {status, fences, memoryAgeMs, quarantineMs, holder, wrote, nodeUs, conflict, held}: status, age, quarantine,
+     * nodeUs and conflict as ACQUIRE's; {@code fences} and {@code wrote} one entry per resource, in KEYS order
+     * ({@code wrote} empty unless granted); on status 0, {@code held} = the 1-based position of the first resource
+     * whose lock key exists, and {@code holder} the fingerprint of its value (as ACQUIRE's).
+     */
+    ACQUIRE_ALL(LuaScript.CLOCK_AND_IDENTITY + """
+            local n = (#KEYS - 1) / 2
+            local entries = {}
+            local taken = 0
+            for j = 1, n do
+              entries[j] = tonumber(redis.call('GET', KEYS[2 * j + 1]))
+              if taken == 0 and redis.call('EXISTS', KEYS[2 * j]) == 1 then taken = j end
+            end
+            local mk, mine, window = KEYS[1], ARGV[6], ARGV[7]
+            """ + LuaScript.MARKER + """
+            local fences = {}
+            for j = 1, n do
+              local fence = entries[j] or hw
+              if born ~= 0 and nowUs > fence then fence = nowUs end
+              fences[j] = fence
+            end
+            if conflict ~= '' then return {3, fences, age, q, '', {}, nowUs, conflict, 0} end
+            if q > 0 and age < q then return {2, fences, age, q, '', {}, nowUs, '', 0} end
+            if taken > 0 then
+              local held = KEYS[2 * taken]
+              """ + LuaScript.HOLDER + """
+              return {0, fences, age, q, cur, {}, nowUs, '', taken}
+            end
+            local wrote = {}
+            local top = hw
+            local cap = nowUs + tonumber(ARGV[4])
+            for j = 1, n do
+              redis.call('SET', KEYS[2 * j], ARGV[1], 'PX', ARGV[2])
+              local guess = tonumber(ARGV[7 + j])
+              wrote[j] = 0
+              if guess > fences[j] and guess <= cap then
+                redis.call('SET', KEYS[2 * j + 1], ARGV[7 + j], 'PX', ARGV[5])
+                if guess > top then top = guess end
+                wrote[j] = 1
+              end
+            end
+            if top > hw then redis.call('HSET', mk, 'hw', string.format('%.0f', top)) end
+            return {1, fences, age, q, '', wrote, nowUs, '', 0}
+            """),
+
+    /**
+     * WRITE_FENCE for several resources. KEYS: the marker, then per resource its lock key and its fence entry. ARGV:
+     * owner, fence retention ms, then one token per resource. Only if we still hold every lock key here: raises each
+     * resource's fence to its token (refreshing the entry's TTL) and the node's hw to the largest token. Reads
+     * everything before it writes. Returns 1, or 0 (nothing written) when a lock key holds another value.
+     */
+    WRITE_FENCE_ALL("""
+            local n = (#KEYS - 1) / 2
+            local cur = {}
+            for j = 1, n do
+              if redis.call('GET', KEYS[2 * j]) ~= ARGV[1] then return 0 end
+              cur[j] = tonumber(redis.call('GET', KEYS[2 * j + 1]))
+            end
+            local hw = tonumber(redis.call('HGET', KEYS[1], 'hw'))
+            local top = 0
+            for j = 1, n do
+              local token = tonumber(ARGV[2 + j])
+              if (not cur[j]) or cur[j] < token then
+                redis.call('SET', KEYS[2 * j + 1], ARGV[2 + j], 'PX', ARGV[2])
+              else
+                redis.call('PEXPIRE', KEYS[2 * j + 1], ARGV[2])
+              end
+              if token > top then top = token end
+            end
+            if (not hw) or hw < top then redis.call('HSET', KEYS[1], 'hw', string.format('%.0f', top)) end
+            return 1
+            """),
+
+    /**
+     * EXTEND for several resources. KEYS: the marker, then every lock key. ARGV as EXTEND's. Only if we still hold
+     * every lock key here: re-sets each one's TTL and refreshes the membership record (as EXTEND does). Returns 1, or
+     * 0 (nothing touched) when a lock key holds another value or is gone.
+     */
+    EXTEND_ALL("""
+            for j = 2, #KEYS do
+              if redis.call('GET', KEYS[j]) ~= ARGV[1] then return 0 end
+            end
+            for j = 2, #KEYS do redis.call('PEXPIRE', KEYS[j], ARGV[2]) end
+            local mk = KEYS[1]
+            """ + LuaScript.MEMBERSHIP_REFRESH + """
+            return 1
+            """),
+
+    /**
+     * RELEASE for several resources. KEYS: every lock key. ARGV: owner, publish ('0' = no), then one wake-up channel
+     * per resource. Deletes each lock key that holds the owner (read first, then deleted); unless publish is '0',
+     * tells the waiters of every resource's channel, as RELEASE does. Returns how many keys it deleted.
+     */
+    RELEASE_ALL("""
+            local mine = {}
+            for j = 1, #KEYS do mine[j] = redis.call('GET', KEYS[j]) == ARGV[1] end
+            local deleted = 0
+            for j = 1, #KEYS do
+              if mine[j] then
+                redis.call('DEL', KEYS[j])
+                deleted = deleted + 1
+              end
+            end
+            if ARGV[2] ~= '0' then
+              for j = 3, #ARGV do
+                local channel = ARGV[j]
+                """ + LuaScript.WAKE + """
+              end
+            end
+            return deleted
+            """);
+
+    /**
+     * The node's identity, read from the process running the script: its replication id ({@code rid}) and run id
+     * ({@code run}); a node that is not a master answers {@code NOTMASTER}. Part of ACQUIRE, ACQUIRE_ALL, MARK_FRESH.
+     */
+    private static final String IDENTITY = """
             local info = redis.call('INFO', 'replication')
             if not string.find(info, 'role:master', 1, true) then
               return redis.error_reply('NOTMASTER this node is a replica: Redlock needs independent masters')
@@ -194,9 +270,93 @@ enum LuaScript {
             info = redis.call('INFO', 'server')
             i = string.find(info, 'run_id:', 1, true)
             local run = string.sub(info, i + 7, i + 46)
-            redis.call('HSET', KEYS[1], 'run', run, 'rid', rid, 'born', '0', 'hw', '0', 'q', '0')
-            return 1
-            """);
+            """;
+
+    /** The start of ACQUIRE and ACQUIRE_ALL: the node's clock ({@code nowMs}, {@code nowUs}), then {@link #IDENTITY}. */
+    private static final String CLOCK_AND_IDENTITY = """
+            local t = redis.call('TIME')
+            local nowMs = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            local nowUs = tonumber(t[1]) * 1000000 + tonumber(t[2])
+            """ + LuaScript.IDENTITY;
+
+    /**
+     * The node's part of ACQUIRE and ACQUIRE_ALL, after their own reads: reads the marker {@code mk}, finds a
+     * conflicting membership record of a client other than {@code mine} (field, '' = none), rewrites the marker on a
+     * new identity, stores the larger quarantine (ARGV[3]), drops records that no longer stand, keeps this client's
+     * record standing {@code window} ms (when the lease TTL, ARGV[2], would outlive it). Sets {@code born},
+     * {@code hw}, {@code q}, {@code conflict} and {@code age}.
+     */
+    private static final String MARKER = """
+            local m = redis.pcall('HGETALL', mk)
+            local legacy = m['err'] ~= nil
+            if legacy then m = {} end
+            local h = {}
+            for j = 1, #m, 2 do h[m[j]] = m[j + 1] end
+            local born = tonumber(h['born'])
+            local hw = tonumber(h['hw']) or 0
+            local stored = tonumber(h['q']) or 0
+            local q = math.max(stored, tonumber(ARGV[3]))
+            local conflict = ''
+            local stale = {}
+            if mine ~= '' then
+              local ids = {}
+              for id in string.gmatch(string.sub(mine, 3), '[^+]+') do ids[id] = true end
+              for j = 1, #m, 2 do
+                local f = m[j]
+                if f ~= mine and string.sub(f, 1, 2) == 'm:' then
+                  if (tonumber(m[j + 1]) or 0) <= nowMs then
+                    stale[#stale + 1] = f
+                  elseif conflict == '' then
+                    local shared = false
+                    for id in string.gmatch(string.sub(f, 3), '[^+]+') do
+                      if ids[id] then shared = true end
+                    end
+                    if not shared then conflict = string.sub(f, 3) end
+                  end
+                end
+              end
+            end
+            if h['run'] ~= run or h['rid'] ~= rid or born == nil then
+              born = nowMs
+              if legacy then redis.call('UNLINK', mk) end
+              redis.call('HSET', mk, 'run', run, 'rid', rid, 'born', string.format('%.0f', born),
+                'hw', string.format('%.0f', hw), 'q', string.format('%.0f', q))
+            elseif q > stored then
+              redis.call('HSET', mk, 'q', string.format('%.0f', q))
+            end
+            if #stale > 0 then redis.call('HDEL', mk, unpack(stale)) end
+            if mine ~= '' and conflict == '' and (tonumber(h[mine]) or 0) < nowMs + tonumber(ARGV[2]) then
+              redis.call('HSET', mk, mine, string.format('%.0f', nowMs + tonumber(window)))
+            end
+            local age = nowMs - born
+            """;
+
+    /** The fingerprint ({@code cur}) of the value under key {@code held}: ACQUIRE's and ACQUIRE_ALL's holder. */
+    private static final String HOLDER = """
+            local cur = redis.pcall('GET', held)
+            if type(cur) ~= 'string' then cur = '' else cur = string.sub(redis.sha1hex(cur), 1, 12) end
+            """;
+
+    /**
+     * EXTEND's and EXTEND_ALL's membership refresh on the marker {@code mk}: keeps this client's record (ARGV[3], ''
+     * = none) standing at least the new TTL (ARGV[2]), for the window (ARGV[4]).
+     */
+    private static final String MEMBERSHIP_REFRESH = """
+            if ARGV[3] ~= '' then
+              local t = redis.call('TIME')
+              local nowMs = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+              local stands = tonumber(redis.pcall('HGET', mk, ARGV[3]))
+              if (stands or 0) < nowMs + tonumber(ARGV[2]) then
+                redis.pcall('HSET', mk, ARGV[3], string.format('%.0f', nowMs + tonumber(ARGV[4])))
+              end
+            end
+            """;
+
+    /** RELEASE's and RELEASE_ALL's wake-up: the number of waiters subscribed to {@code channel}, published there. */
+    private static final String WAKE = """
+            local waiting = redis.call('PUBSUB', 'NUMSUB', channel)[2]
+            if waiting > 0 then redis.call('PUBLISH', channel, tostring(waiting)) end
+            """;
 
     /** How long a resource's fence entry outlives its last write (see README: fences). */
     static final long FENCE_RETENTION_MS = 10 * 60 * 1000;

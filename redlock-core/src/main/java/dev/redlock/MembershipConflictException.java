@@ -27,14 +27,27 @@ public class MembershipConflictException extends LockUnavailableException {
 
     MembershipConflictException(String resource, int attempts, String node, String thisConfiguration,
                                 String otherConfiguration, List<NodeOutcome> outcomes) {
-        super(resource, attempts, "node " + node + " refused this client: it recently served a client with another node "
-                + "list, and their quorums can be disjoint (two holders). This client: " + thisConfiguration
-                + ". The other: " + otherConfiguration + ". Change a node list with a transition configuration "
-                + "(RedlockConfig.Builder.previousNodes, step by step in docs/deployments.md, 'Changing the node "
-                + "list'), and name every node by the same address in every client", outcomes);
+        super(resource, attempts, reason(node, thisConfiguration, otherConfiguration), outcomes);
         this.node = node;
         this.thisConfiguration = thisConfiguration;
         this.otherConfiguration = otherConfiguration;
+    }
+
+    /** For {@link Redlock#acquireAll}. */
+    MembershipConflictException(List<String> resources, int attempts, String node, String thisConfiguration,
+                                String otherConfiguration, List<NodeOutcome> outcomes) {
+        super(resources, attempts, reason(node, thisConfiguration, otherConfiguration), outcomes);
+        this.node = node;
+        this.thisConfiguration = thisConfiguration;
+        this.otherConfiguration = otherConfiguration;
+    }
+
+    private static String reason(String node, String thisConfiguration, String otherConfiguration) {
+        return "node " + node + " refused this client: it recently served a client with another node "
+                + "list, and their quorums can be disjoint (two holders). This client: " + thisConfiguration
+                + ". The other: " + otherConfiguration + ". Change a node list with a transition configuration "
+                + "(RedlockConfig.Builder.previousNodes, step by step in docs/deployments.md, 'Changing the node "
+                + "list'), and name every node by the same address in every client";
     }
 
     /** {@code host:port} of the node that refused. */

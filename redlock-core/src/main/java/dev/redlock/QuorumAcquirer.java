@@ -1,17 +1,16 @@
 package dev.redlock;
 
 import dev.redlock.internal.Failures;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs {@link AcquireRound}s for one acquisition until one succeeds or the rounds run out. Between rounds it waits
- * for the holder's release message ({@link ReleaseSignals}) or {@code retryDelay ± retryJitter}, whichever comes
- * first, on the shared scheduler (no thread blocks). If the caller cancels the returned future, a lease that
- * arrives anyway is released.
+ * Runs {@link QuorumRound}s for one acquisition (of one resource or of several) until one succeeds or the rounds run
+ * out. Between rounds it waits for the holder's release message ({@link ReleaseSignals}) or
+ * {@code retryDelay ± retryJitter}, whichever comes first, on the shared scheduler (no thread blocks). If the caller
+ * cancels the returned future, a lease that arrives anyway is released.
  */
 final class QuorumAcquirer {
     private final RedlockContext ctx;
@@ -21,32 +20,34 @@ final class QuorumAcquirer {
     }
 
     /**
-     * Starts the rounds. The returned future is the acquisition: cancelling it (or completing it, as
-     * {@link Redlock#close()} does) stops further rounds, and a lease that a round still in flight obtains is
+     * Starts the rounds, {@code first} first. The returned future is the acquisition: cancelling it (or completing
+     * it, as {@link Redlock#close()} does) stops further rounds, and a lease that a round still in flight obtains is
      * released at once.
      */
-    CompletableFuture<HeldLease> acquire(String resource, Duration ttl, int maxRounds, RedlockListener.AcquireMode mode) {
-        CompletableFuture<HeldLease> result;
+    <L extends LeaseCore> CompletableFuture<L> acquire(QuorumRound<L> first, int maxRounds, RedlockListener.AcquireMode mode) {
+        String label = first.label();
+        CompletableFuture<L> result;
         if (ctx.listeners().any()) {
             // what onAcquire reports travels with the future; without a listener, nothing more than before
-            Acquisition a = new Acquisition(resource, mode, ctx.ticker().nanoTime());
-            a.step = ctx.listeners().onAcquireStart(resource, mode);
+            Acquisition<L> a = new Acquisition<>(label, mode, ctx.ticker().nanoTime());
+            a.step = ctx.listeners().onAcquireStart(label, mode);
             a.whenComplete((l, e) -> {
                 ctx.pending().remove(a);
                 report(a, e);
             });
             result = a;
         } else {
-            result = new CompletableFuture<>();
-            result.whenComplete((l, e) -> ctx.pending().remove(result));
+            CompletableFuture<L> plain = new CompletableFuture<>();
+            plain.whenComplete((l, e) -> ctx.pending().remove(plain));
+            result = plain;
         }
-        ctx.pending().put(result, resource);
-        round(resource, ttl, 1, maxRounds, result);
+        ctx.pending().put(result, label);
+        round(first, 1, maxRounds, result);
         return result;
     }
 
     /** One acquisition: the future its caller gets, with what {@link RedlockListener#onAcquire} reports. */
-    private static final class Acquisition extends CompletableFuture<HeldLease> {
+    private static final class Acquisition<L> extends CompletableFuture<L> {
         final String resource;
         final RedlockListener.AcquireMode mode;
         final long startNanos;
@@ -60,7 +61,7 @@ final class QuorumAcquirer {
         }
     }
 
-    private void report(Acquisition a, Throwable error) {
+    private void report(Acquisition<?> a, Throwable error) {
         Throwable t = Failures.unwrap(error);
         RedlockListener.AcquireOutcome outcome = t == null ? RedlockListener.AcquireOutcome.ACQUIRED
                 : t instanceof CancellationException ? RedlockListener.AcquireOutcome.CANCELLED
@@ -71,11 +72,10 @@ final class QuorumAcquirer {
         if (step != null) Steps.end(step, outcome.name().toLowerCase(Locale.ROOT), t);
     }
 
-    private void round(String resource, Duration ttl, int n, int maxRounds, CompletableFuture<HeldLease> result) {
+    private <L extends LeaseCore> void round(QuorumRound<L> round, int n, int maxRounds, CompletableFuture<L> result) {
         if (result.isDone()) return;
-        if (result instanceof Acquisition a) a.rounds = n;
-        AcquireRound round = new AcquireRound(ctx, resource, ttl);
-        CompletableFuture<HeldLease> attempt;
+        if (result instanceof Acquisition<?> a) a.rounds = n;
+        CompletableFuture<L> attempt;
         try {
             attempt = round.run();
         } catch (RuntimeException e) {
@@ -85,7 +85,7 @@ final class QuorumAcquirer {
         ctx.inFlight().add(attempt);
         attempt.whenComplete((lease, error) -> {
             try {
-                settle(resource, ttl, n, maxRounds, result, round, lease, error);
+                settle(n, maxRounds, result, round, lease, error);
             } finally {
                 ctx.inFlight().remove(attempt);   // after the lease is handed over or released (close() waits for it)
             }
@@ -93,8 +93,8 @@ final class QuorumAcquirer {
     }
 
     /** A finished round: the lease handed over, the failure passed on, or the next round (after a wake-up or the retry delay). */
-    private void settle(String resource, Duration ttl, int n, int maxRounds, CompletableFuture<HeldLease> result,
-                        AcquireRound round, HeldLease lease, Throwable error) {
+    private <L extends LeaseCore> void settle(int n, int maxRounds, CompletableFuture<L> result, QuorumRound<L> round,
+                                              L lease, Throwable error) {
         ctx.observeRound(ctx.ticker().nanoTime() - round.startNanos());
         if (error != null) {
             result.completeExceptionally(error);
@@ -106,8 +106,8 @@ final class QuorumAcquirer {
             // a configuration error, not contention: no retry
             int node = round.conflictNode();
             ctx.membership().describe(ctx, node, round.conflictMembership())
-                    .thenCombine(round.outcomes(), (other, outcomes) -> new MembershipConflictException(resource, n,
-                            ctx.nodeAddress(node), ctx.membership().describeSelf(), other, outcomes))
+                    .thenCombine(round.outcomes(), (other, outcomes) ->
+                            round.membershipConflict(n, ctx.nodeAddress(node), other, outcomes))
                     .whenComplete((e, x) -> result.completeExceptionally(e != null ? e : x));
         } else if (n < maxRounds && !result.isDone()) {
             // Held by another owner on a quorum: next round when it releases (pub/sub wake-up), or after
@@ -118,10 +118,11 @@ final class QuorumAcquirer {
                 long spent = Math.max(TimeUnit.MICROSECONDS.toNanos(100), ctx.ticker().nanoTime() - round.startNanos());
                 wait = Math.min(wait, ctx.seams().nextLong(2 * spent));
             }
-            ctx.releases().await(resource, round.heldOnNode(), wait, () -> round(resource, ttl, n + 1, maxRounds, result));
+            ctx.releases().await(round.waitResource(), round.heldOnNode(), wait, () -> {
+                if (!result.isDone()) round(round.next(), n + 1, maxRounds, result);
+            });
         } else {
-            round.outcomes().whenComplete((outcomes, e2) -> result.completeExceptionally(
-                    new LockUnavailableException(resource, n, round.failure(), outcomes)));
+            round.outcomes().whenComplete((outcomes, e2) -> result.completeExceptionally(round.unavailable(n, outcomes)));
         }
     }
 }

@@ -15,6 +15,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -57,7 +58,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>What it does not guarantee.</b> No timeout-based lock is safe on its own: a process pause after a validity
  * check lets two clients act at once. Protect data with the fencing token. After a timed-out round, a key may
  * persist on a node that answered too late until its TTL ends (it delays the next holder, it is never a second
- * holder). Redis Cluster, Sentinel-managed masters and multi-resource locks are not supported.
+ * holder). Redis Cluster and Sentinel-managed masters are not supported.
+ *
+ * <p><b>Several resources at once.</b> {@link #acquireAll} grants a set of resources all or nothing, one script per
+ * node and round, with a token per resource ({@link MultiLease}).
  *
  * <p>Thread-safe; create one per process and share it. Futures of {@link #acquireAsync} complete on internal I/O
  * threads: do not block in their callbacks.
@@ -335,18 +339,66 @@ public final class Redlock implements AutoCloseable {
      * released at once. {@link #close()} completes it with a {@link RedlockException}.
      */
     public CompletableFuture<Lease> acquireAsync(String resource, Duration ttl) {
-        CompletableFuture<HeldLease> acquisition = start(resource, ttl, ctx.config().retryCount() + 1,
-                RedlockListener.AcquireMode.ASYNC);
-        CompletableFuture<Lease> out = new CompletableFuture<>();
+        return handedOver(start(resource, ttl, ctx.config().retryCount() + 1, RedlockListener.AcquireMode.ASYNC));
+    }
+
+    /**
+     * The caller's future of an acquisition: completed with its lease or its failure; cancelling it cancels the
+     * acquisition itself (a dependent future would not), and a lease that arrives after that is released.
+     */
+    @SuppressWarnings("unchecked")   // T is the API type the lease implements (Lease, MultiLease)
+    private static <T> CompletableFuture<T> handedOver(CompletableFuture<? extends LeaseCore> acquisition) {
+        CompletableFuture<T> out = new CompletableFuture<>();
         acquisition.whenComplete((lease, e) -> {
             if (e != null) out.completeExceptionally(Failures.unwrap(e));
-            else if (!out.complete(lease)) lease.releaseAsync();     // cancelled meanwhile
+            else if (!out.complete((T) lease)) lease.releaseAsync();     // cancelled meanwhile
         });
-        // cancelling the caller's future cancels the acquisition itself (a dependent future would not)
         out.whenComplete((l, e) -> {
             if (out.isCancelled()) acquisition.cancel(false);
         });
         return out;
+    }
+
+    /**
+     * Acquires every one of {@code resources} at once, all or nothing, retrying up to {@code retryCount} times like
+     * {@link #acquire}; a round holds nothing while it waits, so callers locking overlapping sets in any order never
+     * deadlock. See {@link MultiLease} for what it guarantees.
+     *
+     * @param resources 1 to 64 distinct resource names, each as {@link #acquire} takes it (the same lock keys: a
+     *                  {@link Lease} on one of them excludes this lease, and tokens per resource increase across both)
+     * @param ttl       as for {@link #acquire}
+     * @throws LockUnavailableException    when no round reached a quorum that granted every resource with validity
+     *                                      left; its message names the resources, its outcomes each node's answer
+     * @throws MembershipConflictException a node serves a client with another node list (not retried)
+     * @throws IllegalArgumentException     on a bad, repeated or missing resource name, too many names, or a bad TTL
+     * @throws IllegalStateException        after {@link #close()}, or on the library's I/O thread: use
+     *                                      {@link #acquireAllAsync} there
+     */
+    public MultiLease acquireAll(Collection<String> resources, Duration ttl) {
+        ctx.checkMayBlock("Redlock.acquireAll()", "Redlock.acquireAllAsync()");
+        int rounds = ctx.config().retryCount() + 1;
+        CompletableFuture<HeldMultiLease> acquisition = startAll(resources, ttl, rounds, RedlockListener.AcquireMode.BLOCKING);
+        return await(acquisition, String.valueOf(resources), rounds);
+    }
+
+    /**
+     * Asynchronous {@link #acquireAll}: completes with the lease or with a {@link LockUnavailableException}.
+     * Cancelling the future abandons the attempt (a lease a round in flight obtains anyway is released at once);
+     * {@link #close()} completes it with a {@link RedlockException}.
+     *
+     * @throws IllegalArgumentException on bad resources or TTL (as {@link #acquireAll})
+     * @throws IllegalStateException    after {@link #close()}
+     */
+    public CompletableFuture<MultiLease> acquireAllAsync(Collection<String> resources, Duration ttl) {
+        return handedOver(startAll(resources, ttl, ctx.config().retryCount() + 1, RedlockListener.AcquireMode.ASYNC));
+    }
+
+    private CompletableFuture<HeldMultiLease> startAll(Collection<String> resources, Duration ttl, int rounds,
+                                                       RedlockListener.AcquireMode mode) {
+        ResourceSet set = ResourceSet.of(ctx, resources);
+        Duration whole = ctx.checkTtl(ttl);
+        if (closed.get()) throw new IllegalStateException("Redlock is closed");
+        return acquirer.acquire(new AcquireAllRound(ctx, set, whole), rounds, mode);
     }
 
     /**
@@ -357,7 +409,7 @@ public final class Redlock implements AutoCloseable {
         Resources.check(resource);
         Duration whole = ctx.checkTtl(ttl);
         if (closed.get()) throw new IllegalStateException("Redlock is closed");
-        return acquirer.acquire(resource, whole, rounds, mode);
+        return acquirer.acquire(new AcquireRound(ctx, resource, whole), rounds, mode);
     }
 
     /**
@@ -526,7 +578,7 @@ public final class Redlock implements AutoCloseable {
             p.getKey().completeExceptionally(new RedlockException("Redlock was closed while acquiring '" + p.getValue() + "'"));
         }
         List<CompletableFuture<?>> releases = new ArrayList<>(ctx.inFlight());
-        for (HeldLease l : List.copyOf(ctx.live())) releases.add(l.releaseOnClose());
+        for (LeaseCore l : List.copyOf(ctx.live())) releases.add(l.releaseOnClose());
         try {
             CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
                     .get(ctx.config().nodeTimeout().toMillis() * 2 + 1000, TimeUnit.MILLISECONDS);

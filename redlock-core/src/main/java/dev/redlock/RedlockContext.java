@@ -38,9 +38,9 @@ final class RedlockContext {
     /** The strictest restart quarantine (ms) this instance has seen a node store, or asked for itself. */
     private final AtomicLong knownQuarantineMs = new AtomicLong();
     private final LongAdder fencePhases = new LongAdder();
-    private final Set<HeldLease> live = ConcurrentHashMap.newKeySet();
-    private final Map<CompletableFuture<HeldLease>, String> pending = new ConcurrentHashMap<>();
-    private final Set<CompletableFuture<HeldLease>> inFlight = ConcurrentHashMap.newKeySet();
+    private final Set<LeaseCore> live = ConcurrentHashMap.newKeySet();
+    private final Map<CompletableFuture<?>, String> pending = new ConcurrentHashMap<>();
+    private final Set<CompletableFuture<?>> inFlight = ConcurrentHashMap.newKeySet();
     private final ReleaseSignals releases = new ReleaseSignals(this);
     private final PreflightGate preflight;
     private final TokenHints tokenHints = new TokenHints();
@@ -153,13 +153,13 @@ final class RedlockContext {
      */
     EventLoop ioLoop() { return ioLoop; }
 
-    Set<HeldLease> live() { return live; }
+    Set<LeaseCore> live() { return live; }
 
-    /** Acquisitions not completed yet, with their resource: {@link Redlock#close()} completes them. */
-    Map<CompletableFuture<HeldLease>, String> pending() { return pending; }
+    /** Acquisitions not completed yet, with what they lock: {@link Redlock#close()} completes them. */
+    Map<CompletableFuture<?>, String> pending() { return pending; }
 
     /** Rounds whose outcome is not known yet: {@link Redlock#close()} waits for them (bounded) before shutting down. */
-    Set<CompletableFuture<HeldLease>> inFlight() { return inFlight; }
+    Set<CompletableFuture<?>> inFlight() { return inFlight; }
 
     private volatile long roundEstimateNanos;
     private final LongAdder rounds = new LongAdder();
@@ -246,12 +246,13 @@ final class RedlockContext {
         List<Object> keys = List.of(lockKey(resource));
         String channel = releasedChannel(resource);
         Object[] release = NodeClient.scriptCommand(LuaScript.RELEASE, keys, owner, channel, wakeWaiters ? "1" : "0");
+        return releaseCall(LuaScript.RELEASE, release, targets);
+    }
+
+    /** A release script command ({@code release}, of {@code script}) sent to {@code targets}; every answer counts. */
+    QuorumCall releaseCall(LuaScript script, Object[] release, int[] targets) {
         return QuorumCall.start(this, RedlockListener.Operation.RELEASE, targets, true, ticker.nanoTime(),
-                n -> n.eval(LuaScript.RELEASE, release),
-                (node, reply, elapsed) -> ((Number) reply).longValue() == 1
-                        ? NodeVote.granted(node, -1, elapsed)
-                        : NodeVote.refused(node, "not held by this owner", elapsed),
-                QuorumCall.LateGrants.IGNORE);
+                n -> n.eval(script, release), LeaseCore::ours, QuorumCall.LateGrants.IGNORE);
     }
 
     /**

@@ -18,12 +18,25 @@ class PublicApiTest {
     @Test
     void onlyTheContractIsPublic() throws Exception {
         assertEquals(Set.of("Lease", "LeaseLostException", "LockAttempt", "LockUnavailableException", "LockedTask",
-                "MembershipConflictException", "NodeOutcome", "NodeOutcome$Kind", "Preflight", "Redlock", "RedlockConfig", "RedlockConfig$Builder", "RedlockLock",
+                "MembershipConflictException", "MultiLease", "NodeOutcome", "NodeOutcome$Kind", "Preflight", "Redlock", "RedlockConfig", "RedlockConfig$Builder", "RedlockLock",
                 "RedlockException", "RedlockHealth", "RedlockHealth$Node", "RedlockHealth$Status",
                 "RedlockListener", "RedlockListener$AcquireMode", "RedlockListener$AcquireOutcome",
                 "RedlockListener$ExtendTrigger", "RedlockListener$LossReason", "RedlockListener$Operation",
                 "RedlockListener$Step"),
                 PublicTypes.in(Redlock.class, "dev.redlock"));
+    }
+
+    /** The multi-resource lease's methods, with their return types: the contract of Redlock.acquireAll. */
+    @Test
+    void multiLeaseMethodsArePinned() throws Exception {
+        assertEquals(Set.of("resources", "fencingToken", "remainingValidity", "isValid", "checkValid", "extend",
+                        "release", "releaseAsync", "close", "onLost", "keepAlive", "whenLost"),
+                Arrays.stream(MultiLease.class.getDeclaredMethods()).map(Method::getName).collect(Collectors.toSet()));
+        assertEquals(long.class, MultiLease.class.getMethod("fencingToken", String.class).getReturnType());
+        assertEquals(MultiLease.class, MultiLease.class.getMethod("keepAlive").getReturnType());
+        assertEquals(true, AutoCloseable.class.isAssignableFrom(MultiLease.class));
+        assertEquals(MultiLease.class, Redlock.class.getMethod("acquireAll", java.util.Collection.class, Duration.class)
+                .getReturnType());
     }
 
     /** The lease's methods, with their return types: what users (and reactive callers of releaseAsync) rely on. */
