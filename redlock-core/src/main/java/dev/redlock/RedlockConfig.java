@@ -3,24 +3,14 @@ package dev.redlock;
 import dev.redlock.internal.Diagnostics;
 import dev.redlock.internal.Durations;
 import dev.redlock.internal.Endpoints;
-import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 
 /**
  * Immutable settings of a {@link Redlock}: which independent Redis masters, how many must agree, how much clock
@@ -155,54 +145,12 @@ public final class RedlockConfig {
      * @throws IllegalArgumentException naming the key, on a missing, unknown or malformed value
      */
     public static RedlockConfig fromProperties(Properties props) {
-        Objects.requireNonNull(props, "props");
-        Builder b = builder();
-        for (String key : props.stringPropertyNames()) {
-            if (!key.startsWith(PROPERTY_PREFIX)) continue;
-            String name = key.substring(PROPERTY_PREFIX.length());
-            String value = props.getProperty(key).trim();
-            switch (name) {
-                case "nodes" -> b.nodes(Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList());
-                case "quorum" -> b.quorum(parseInt(key, value));
-                case "driftFactor" -> b.driftFactor(parseDouble(key, value));
-                case "fixedDrift" -> b.fixedDrift(parseDuration(key, value));
-                case "nodeTimeout" -> b.nodeTimeout(parseDuration(key, value));
-                case "retryCount" -> b.retryCount(parseInt(key, value));
-                case "retryDelay" -> b.retryDelay(parseDuration(key, value));
-                case "retryJitter" -> b.retryJitter(parseDuration(key, value));
-                case "keyPrefix" -> b.keyPrefix(value);
-                case "fencing" -> b.fencing(parseBoolean(key, value));
-                case "restartQuarantine" -> b.restartQuarantine(parseDuration(key, value));
-                case "preflight" -> b.preflight(parsePreflight(key, value));
-                case "previousNodes" -> b.previousNodes(Arrays.stream(value.split(",")).map(String::trim)
-                        .filter(s -> !s.isEmpty()).toList());
-                case "previousQuorum" -> b.previousQuorum(parseInt(key, value));
-                case "tlsTrustStore" -> b.tlsTrustStore = Path.of(value);
-                case "tlsTrustStorePassword" -> b.tlsTrustStorePassword = value;
-                case "tlsKeyStore" -> b.tlsKeyStore = Path.of(value);
-                case "tlsKeyStorePassword" -> b.tlsKeyStorePassword = value;
-                case "maxHold" -> b.maxHold(parseDuration(key, value));
-                default -> throw new IllegalArgumentException("unknown property " + key + "; known: redlock.{nodes, quorum, "
-                        + "driftFactor, fixedDrift, nodeTimeout, retryCount, retryDelay, retryJitter, keyPrefix, fencing, "
-                        + "restartQuarantine, preflight, previousNodes, previousQuorum, maxHold, tlsTrustStore, "
-                        + "tlsTrustStorePassword, tlsKeyStore, tlsKeyStorePassword}");
-            }
-        }
-        if (!props.containsKey(PROPERTY_PREFIX + "nodes")) {
-            throw new IllegalArgumentException("property redlock.nodes is required (comma-separated redis:// URIs)");
-        }
-        return b.build();
+        return ConfigProperties.parse(props);
     }
 
     /** Loads a {@code .properties} file (UTF-8) and calls {@link #fromProperties(Properties)}. */
     public static RedlockConfig load(Path file) {
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(r);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read redlock config " + file, e);
-        }
-        return fromProperties(p);
+        return ConfigProperties.load(file);
     }
 
     /** The node addresses, passwords replaced by {@code ***}. */
@@ -293,40 +241,6 @@ public final class RedlockConfig {
                 + ", maxHold=" + maxHold.toMillis() + "ms"
                 + (tlsTrustStore != null ? ", tlsTrustStore=" + tlsTrustStore : "")
                 + (tlsKeyStore != null ? ", tlsKeyStore=" + tlsKeyStore : "") + "}";
-    }
-
-    private static int parseInt(String key, String v) {
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
-        }
-    }
-
-    private static double parseDouble(String key, String v) {
-        try {
-            return Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a decimal number, got '" + v + "'");
-        }
-    }
-
-    private static Preflight parsePreflight(String key, String v) {
-        try {
-            return Preflight.valueOf(v.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + " must be STRICT, WARN or OFF, got '" + v + "'");
-        }
-    }
-
-    private static boolean parseBoolean(String key, String v) {
-        if (v.equalsIgnoreCase("true")) return true;
-        if (v.equalsIgnoreCase("false")) return false;
-        throw new IllegalArgumentException(key + " must be true or false, got '" + v + "'");
-    }
-
-    static Duration parseDuration(String key, String v) {
-        return Durations.parse(key, v);
     }
 
     /**
@@ -495,6 +409,15 @@ public final class RedlockConfig {
             return this;
         }
 
+        // one part of a store at a time, for the properties (each key on its own)
+        void tlsTrustStorePath(Path store) { this.tlsTrustStore = store; }
+
+        void tlsTrustStorePassword(String password) { this.tlsTrustStorePassword = password; }
+
+        void tlsKeyStorePath(Path store) { this.tlsKeyStore = store; }
+
+        void tlsKeyStorePassword(String password) { this.tlsKeyStorePassword = password; }
+
         /**
          * How long auto-extension (the watchdog of {@link Lease#keepAlive()}, {@code withLock}, {@code withLockAsync},
          * {@link RedlockLock}) keeps a lease, counted from its acquire; then the lease is lost (reason
@@ -513,7 +436,7 @@ public final class RedlockConfig {
          * @throws IllegalArgumentException naming the field, its value and the allowed range
          */
         public RedlockConfig build() {
-            List<NodeAddress> parsed = parsedNodes != null ? parsedNodes : parseNodes(nodes, "nodes");
+            List<NodeAddress> parsed = parsedNodes != null ? parsedNodes : ConfigChecks.parseNodes(nodes, "nodes");
             int n = parsed.size();
             int q = quorum == null ? n / 2 + 1 : quorum;
             if (q <= n / 2 || q > n) {
@@ -522,20 +445,20 @@ public final class RedlockConfig {
             if (!(driftFactor >= 0 && driftFactor < 0.5)) {
                 throw new IllegalArgumentException("driftFactor must be in [0, 0.5), got " + driftFactor);
             }
-            checkRange("fixedDrift", fixedDrift, true, MAX_SMALL);
-            checkRange("nodeTimeout", nodeTimeout, false, MAX_SMALL);
+            ConfigChecks.checkRange("fixedDrift", fixedDrift, true, MAX_SMALL);
+            ConfigChecks.checkRange("nodeTimeout", nodeTimeout, false, MAX_SMALL);
             if (retryCount < 0 || retryCount > 10_000) {
                 throw new IllegalArgumentException("retryCount must be in [0, 10000], got " + retryCount);
             }
-            checkRange("retryDelay", retryDelay, true, MAX_SMALL);
-            checkRange("retryJitter", retryJitter, true, MAX_SMALL);
+            ConfigChecks.checkRange("retryDelay", retryDelay, true, MAX_SMALL);
+            ConfigChecks.checkRange("retryJitter", retryJitter, true, MAX_SMALL);
             if (keyPrefix == null || keyPrefix.isEmpty() || keyPrefix.length() > 256
                     || keyPrefix.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
                 throw new IllegalArgumentException("keyPrefix must be 1..256 characters without whitespace, got "
                         + (keyPrefix == null ? "null" : "'" + keyPrefix + "'"));
             }
-            checkRange("restartQuarantine", restartQuarantine, true, MAX_QUARANTINE);
-            Duration minQuarantine = smallestTtl(driftFactor, fixedDrift);
+            ConfigChecks.checkRange("restartQuarantine", restartQuarantine, true, MAX_QUARANTINE);
+            Duration minQuarantine = ConfigChecks.smallestTtl(driftFactor, fixedDrift);
             if (!restartQuarantine.isZero() && restartQuarantine.compareTo(minQuarantine) < 0) {
                 throw new IllegalArgumentException("restartQuarantine must be 0 (amnesia guard off) or at least the "
                         + "smallest lease TTL the drift allowance leaves validity in (" + Durations.human(minQuarantine)
@@ -543,15 +466,15 @@ public final class RedlockConfig {
                         + "), since lease TTLs may not exceed it; got " + Durations.human(restartQuarantine));
             }
             if (preflight == null) throw new IllegalArgumentException("preflight must be STRICT, WARN or OFF, got null");
-            checkStore("tlsTrustStore", tlsTrustStore, tlsTrustStorePassword);
-            checkStore("tlsKeyStore", tlsKeyStore, tlsKeyStorePassword);
-            checkRange("maxHold", maxHold, true, MAX_QUARANTINE);
+            ConfigChecks.checkStore("tlsTrustStore", tlsTrustStore, tlsTrustStorePassword);
+            ConfigChecks.checkStore("tlsKeyStore", tlsKeyStore, tlsKeyStorePassword);
+            ConfigChecks.checkRange("maxHold", maxHold, true, MAX_QUARANTINE);
             if (!maxHold.isZero() && maxHold.compareTo(nodeTimeout) <= 0) {
                 throw new IllegalArgumentException("maxHold must be 0 (no cap) or greater than nodeTimeout ("
                         + Durations.human(nodeTimeout) + "), got " + Durations.human(maxHold));
             }
             List<NodeAddress> previous = parsedPreviousNodes != null ? parsedPreviousNodes
-                    : previousNodes.isEmpty() ? List.of() : parseNodes(previousNodes, "previousNodes");
+                    : previousNodes.isEmpty() ? List.of() : ConfigChecks.parseNodes(previousNodes, "previousNodes");
             int pq = 0;
             if (previous.isEmpty()) {
                 if (previousQuorum != null) {
@@ -565,76 +488,12 @@ public final class RedlockConfig {
                     throw new IllegalArgumentException("previousQuorum must satisfy P/2 < previousQuorum <= P (P=" + p
                             + "), got " + pq);
                 }
-                if (sameSet(previous, parsed)) {
+                if (ConfigChecks.sameSet(previous, parsed)) {
                     throw new IllegalArgumentException("previousNodes must differ from nodes (a transition from a "
                             + "list to another), but they name the same " + p + " servers; drop previousNodes");
                 }
             }
             return new RedlockConfig(this, parsed, q, previous, pq);
-        }
-
-        private static boolean sameSet(List<NodeAddress> a, List<NodeAddress> b) {
-            if (a.size() != b.size()) return false;
-            for (NodeAddress x : a) if (b.stream().noneMatch(x::sameEndpoint)) return false;
-            return true;
-        }
-
-        /** The smallest whole-millisecond TTL that leaves validity after {@code ttl * driftFactor + fixedDrift}. */
-        private static Duration smallestTtl(double driftFactor, Duration fixedDrift) {
-            long ms = 1;
-            while ((long) (ms * 1_000_000L * driftFactor) + fixedDrift.toNanos() >= ms * 1_000_000L) ms++;
-            return Duration.ofMillis(ms);
-        }
-
-        private static List<NodeAddress> parseNodes(List<String> raw, String field) {
-            if (raw.isEmpty() || raw.size() > 64) {
-                throw new IllegalArgumentException(field + " must list 1..64 redis:// URIs, got " + raw.size());
-            }
-            List<NodeAddress> out = new ArrayList<>(raw.size());
-            for (int i = 0; i < raw.size(); i++) {
-                NodeAddress a = NodeAddress.parse(raw.get(i), field, i);
-                for (int j = 0; j < out.size(); j++) {
-                    if (a.name() != null && a.name().equals(out.get(j).name())) {
-                        throw new IllegalArgumentException(field + " must be distinct, but " + field + "[" + i + "] "
-                                + a.redacted() + " has the name of " + field + "[" + j + "] " + out.get(j).redacted());
-                    }
-                    if (out.get(j).sameEndpoint(a)) {
-                        throw new IllegalArgumentException(field + " must be distinct, but " + field + "[" + i + "] "
-                                + a.redacted() + " is the same server as " + field + "[" + j + "] " + out.get(j).redacted()
-                                + " (same port and database, same host or address)");
-                    }
-                }
-                out.add(a);
-            }
-            return out;
-        }
-
-        /** A store must be a readable PKCS12 or JKS file that opens with its password; a password needs a store. */
-        private static void checkStore(String field, Path store, String password) {
-            if (store == null) {
-                if (password != null) {
-                    throw new IllegalArgumentException(field + "Password is set but " + field + " is not");
-                }
-                return;
-            }
-            if (!Files.isRegularFile(store) || !Files.isReadable(store)) {
-                throw new IllegalArgumentException(field + " must be a readable PKCS12 or JKS file, got " + store);
-            }
-            try {
-                KeyStore.getInstance(store.toFile(), password == null ? new char[0] : password.toCharArray());
-            } catch (IOException | GeneralSecurityException | RuntimeException e) {
-                throw new IllegalArgumentException(field + " must be a PKCS12 or JKS file that opens with " + field
-                        + "Password, got " + store + " (" + e.getMessage() + ")");
-            }
-        }
-
-        private static void checkRange(String field, Duration d, boolean zeroAllowed, Duration max) {
-            if (d == null) throw new IllegalArgumentException(field + " must not be null");
-            boolean ok = (zeroAllowed ? !d.isNegative() : !d.isNegative() && !d.isZero()) && d.compareTo(max) <= 0;
-            if (!ok) {
-                throw new IllegalArgumentException(field + " must be in " + (zeroAllowed ? "[0" : "(0") + ", "
-                        + Durations.human(max) + "], got " + Durations.human(d));
-            }
         }
     }
 }
