@@ -3,15 +3,11 @@ package dev.redlock.election;
 import dev.redlock.Lease;
 import dev.redlock.LockAttempt;
 import dev.redlock.Redlock;
-import dev.redlock.RedlockConfig;
 import dev.redlock.RedlockException;
 import dev.redlock.RedlockListener;
-import dev.redlock.internal.Durations;
 import dev.redlock.internal.RedlockInternals;
-import dev.redlock.internal.Resources;
 import dev.redlock.internal.Threads;
 import dev.redlock.internal.Ticker;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -19,12 +15,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,19 +41,11 @@ import org.slf4j.LoggerFactory;
  * A runnable example with a {@code /health/leader} endpoint: {@code dev.redlock.examples.cron.CronLeaderExample} in
  * {@code redlock-examples}.
  *
- * <p><b>How it works.</b> A follower calls {@link Redlock#tryAcquire} (one quorum round, no retries) about every
- * {@code renewInterval}, so it notices a free lease within about one renew interval. The winner becomes leader for a
- * new {@link Term} whose epoch is the lease's {@linkplain Lease#fencingToken() fencing token}. The leader
- * {@linkplain Lease#extend extends} the lease every {@code renewInterval} (earlier when the validity left would not
- * cover one more attempt). Leadership ends ("revoked") when:
- * <ul>
- *   <li>an extension fails (no quorum re-held it): at once, and the lease is released;</li>
- *   <li>the validity left falls below a safety margin of one node timeout ({@link RedlockConfig#nodeTimeout()}),
- *       because renewals did not get through in time: a timer revokes it then, even while a renewal is still
- *       in flight;</li>
- *   <li>{@link #close()} is called: the lease is released at once.</li>
- * </ul>
- * After a revocation the instance keeps campaigning as a follower (unless closed).
+ * <p><b>How it works.</b> A follower calls {@link Redlock#tryAcquire} about every {@code renewInterval}; the winner
+ * becomes leader for a new {@link Term} whose epoch is the lease's {@linkplain Lease#fencingToken() fencing token},
+ * and extends the lease every {@code renewInterval}. Leadership is revoked when an extension fails, when the validity
+ * left falls below one node timeout (a timer, even while a renewal is stuck), or on {@link #close()}; the instance
+ * then campaigns again as a follower. The README's module docs ({@code docs/modules.md}) have the timings.
  *
  * <p><b>What it guarantees.</b>
  * <ul>
@@ -92,36 +76,18 @@ import org.slf4j.LoggerFactory;
  *   <li>Leadership depends on a quorum of the Redis nodes: with no quorum reachable, there is no leader.</li>
  * </ul>
  *
- * <p><b>Threads.</b> Each election owns three daemon threads: the campaign (rounds, renewals and releases, whose
- * Redis calls may block for up to about two node timeouts), the revocation timer (which must fire on time even
- * then, so it runs nothing else) and the callback thread; never a thread per attempt. Time is read on the
- * {@link Redlock}'s monotonic clock, the one its leases' validity is read on. Thread-safe: every method may be called from any thread,
- * including from a callback. Each change of leadership is also reported to the Redlock's listeners
- * ({@link RedlockListener#onLeadershipChange}), synchronously: a start just before {@link #isLeader()} turns true,
- * an end just after it turned false.
+ * <p><b>Threads.</b> Three daemon threads per election: the campaign (its Redis calls may block for about two node
+ * timeouts), the revocation timer (runs nothing else, so it fires on time) and the callbacks. Time is read on the
+ * {@link Redlock}'s monotonic clock. Thread-safe, including from a callback. Each change of leadership is reported to
+ * the Redlock's listeners ({@link RedlockListener#onLeadershipChange}) synchronously: a start just before
+ * {@link #isLeader()} turns true, an end just after it turned false.
  */
 public final class LeaderElection implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LeaderElection.class);
     private static final AtomicInteger ELECTIONS = new AtomicInteger();
     private static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(15);
-    private static final long CALLBACK_DRAIN_MILLIS = 5_000;
 
     private enum Phase { NEW, RUNNING, CLOSED }
-
-    /** One held term: the lease it stands on and when it is revoked (monotonic nanos), guarded by the election's lock. */
-    private static final class Leadership {
-        final Term term;
-        final Lease lease;
-        volatile long revokeAt;
-        boolean ended;
-        ScheduledFuture<?> revokeTimer;
-
-        Leadership(Term term, Lease lease, long revokeAt) {
-            this.term = term;
-            this.lease = lease;
-            this.revokeAt = revokeAt;
-        }
-    }
 
     private final Redlock redlock;
     private final RedlockListener events;
@@ -132,9 +98,7 @@ public final class LeaderElection implements AutoCloseable {
     private final Duration leaseTtl;
     private final Duration renewInterval;
     private final long marginNanos;
-    private final ScheduledThreadPoolExecutor campaign;   // campaign rounds, renewals, releases: may block on Redis
-    private final ScheduledThreadPoolExecutor timer;      // revocation deadlines only: never blocks, fires on time
-    private final ExecutorService callbacks;
+    private final ElectionThreads threads;
     private final List<Consumer<Term>> electedListeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<Term>> revokedListeners = new CopyOnWriteArrayList<>();
 
@@ -143,7 +107,6 @@ public final class LeaderElection implements AutoCloseable {
     private Leadership leadership;                   // guarded by lock
     private ScheduledFuture<?> nextTick;             // guarded by lock
     private volatile Leadership current;             // lock-free view of leadership for isLeader()
-    private volatile Thread callbackThread;
     private final CampaignFailures failures;
 
     private LeaderElection(Builder b, String instanceId) {
@@ -157,17 +120,8 @@ public final class LeaderElection implements AutoCloseable {
         this.renewInterval = b.renewInterval != null ? b.renewInterval : b.leaseTtl.dividedBy(3);
         this.marginNanos = redlock.config().nodeTimeout().toNanos();
         this.failures = new CampaignFailures(instanceId, b.resource);
-        String name = "leader-election-" + ELECTIONS.incrementAndGet() + "-" + instanceId;
-        this.campaign = new ScheduledThreadPoolExecutor(1, Threads.daemon(name + "-campaign"));
-        this.campaign.setRemoveOnCancelPolicy(true);
-        this.timer = new ScheduledThreadPoolExecutor(1, Threads.daemon(name + "-timer"));
-        this.timer.setRemoveOnCancelPolicy(true);
-        ThreadFactory callbackThreads = Threads.daemon(name + "-callbacks");
-        this.callbacks = Executors.newSingleThreadExecutor(r -> {
-            Thread t = callbackThreads.newThread(r);
-            callbackThread = t;
-            return t;
-        });
+        this.threads = new ElectionThreads("leader-election-" + ELECTIONS.incrementAndGet() + "-" + instanceId,
+                instanceId, b.resource);
     }
 
     /**
@@ -290,15 +244,7 @@ public final class LeaderElection implements AutoCloseable {
             l = leadership;
         }
         if (l != null) revoke(l, "closed", true);
-        campaign.shutdown();
-        timer.shutdown();
-        awaitQuietly(campaign, 4 * marginNanos + TimeUnit.SECONDS.toNanos(1));
-        campaign.shutdownNow();
-        timer.shutdownNow();
-        callbacks.shutdown();
-        if (Thread.currentThread() != callbackThread) {
-            awaitQuietly(callbacks, TimeUnit.MILLISECONDS.toNanos(CALLBACK_DRAIN_MILLIS));
-        }
+        threads.shutdown(4 * marginNanos + TimeUnit.SECONDS.toNanos(1));
         log.debug("{}: election for '{}' closed", instanceId, resource);
     }
 
@@ -314,7 +260,7 @@ public final class LeaderElection implements AutoCloseable {
     private void scheduleTickLocked(long delayNanos) {
         if (phase != Phase.RUNNING) return;
         try {
-            nextTick = campaign.schedule(this::tick, delayNanos, TimeUnit.NANOSECONDS);
+            nextTick = threads.campaign.schedule(this::tick, delayNanos, TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             // shutting down
         }
@@ -372,7 +318,7 @@ public final class LeaderElection implements AutoCloseable {
                 events.onLeadershipChange(resource, instanceId, true, term.epoch());   // before isLeader() turns true
                 leadership = l;
                 current = l;
-                dispatch(electedListeners, term, "onElected");
+                threads.dispatch(electedListeners, term, "onElected");
                 armRevokeTimerLocked(l);
             }
         }
@@ -436,7 +382,7 @@ public final class LeaderElection implements AutoCloseable {
     private void armRevokeTimerLocked(Leadership l) {
         if (l.revokeTimer != null) l.revokeTimer.cancel(false);
         try {
-            l.revokeTimer = timer.schedule(() -> onRevokeTimer(l), l.revokeAt - ticker.nanoTime(), TimeUnit.NANOSECONDS);
+            l.revokeTimer = threads.timer.schedule(() -> onRevokeTimer(l), l.revokeAt - ticker.nanoTime(), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             // closing: close() revokes
         }
@@ -461,12 +407,12 @@ public final class LeaderElection implements AutoCloseable {
         synchronized (lock) {
             if (l.ended) return;
             endLocked(l);
-            dispatch(revokedListeners, l.term, "onRevoked");
+            threads.dispatch(revokedListeners, l.term, "onRevoked");
         }
         log.info("{}: revoked as leader of '{}', epoch {}: {}", instanceId, resource, l.term.epoch(), reason);
         if (!releaseHere) {
             try {
-                campaign.execute(l.lease::release);
+                threads.campaign.execute(l.lease::release);
                 return;
             } catch (RejectedExecutionException e) {
                 // closing: release here
@@ -482,49 +428,6 @@ public final class LeaderElection implements AutoCloseable {
         if (current == l) current = null;
         probe.ended(l.term, Math.min(ticker.nanoTime(), l.revokeAt));                      // after the flip
         events.onLeadershipChange(resource, instanceId, false, l.term.epoch());          // after it turned false
-    }
-
-    private void dispatch(List<Consumer<Term>> listeners, Term term, String what) {
-        if (listeners.isEmpty()) return;
-        List<Consumer<Term>> snapshot = List.copyOf(listeners);
-        try {
-            callbacks.execute(() -> {
-                for (Consumer<Term> c : snapshot) {
-                    try {
-                        c.accept(term);
-                    } catch (VirtualMachineError e) {
-                        throw e;
-                    } catch (Throwable e) {
-                        log.warn("{}: {} callback for '{}' epoch {} threw", instanceId, what, resource, term.epoch(), e);
-                    }
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            log.warn("{}: {} callback for '{}' epoch {} not run: election closed", instanceId, what, resource,
-                    term.epoch());
-        }
-    }
-
-    // ---------------------------------------------------------------- plumbing
-
-    private static void awaitQuietly(ExecutorService executor, long nanos) {
-        try {
-            executor.awaitTermination(nanos, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static String defaultInstanceId() {
-        String host = System.getenv("HOSTNAME");
-        if (host == null || host.isBlank()) {
-            try {
-                host = InetAddress.getLocalHost().getHostName();
-            } catch (Exception e) {
-                host = "unknown-host";
-            }
-        }
-        return host + "-" + String.format("%08x", ThreadLocalRandom.current().nextInt());
     }
 
     /**
@@ -585,36 +488,8 @@ public final class LeaderElection implements AutoCloseable {
          *                                  fencing token)
          */
         public LeaderElection build() {
-            Resources.check(resource);
-            if (instanceId != null && (instanceId.isBlank() || instanceId.length() > 256)) {
-                throw new IllegalArgumentException("instanceId must be 1..256 characters, not blank, got '" + instanceId + "'");
-            }
-            RedlockConfig cfg = redlock.config();
-            if (!cfg.fencing()) {
-                throw new IllegalArgumentException("redlock must have fencing on (RedlockConfig.fencing(true)): the "
-                        + "election's epoch is the lease's fencing token, got fencing=false");
-            }
-            Duration min = minLeaseTtl(cfg);
-            Duration max = cfg.restartQuarantine().isZero() ? Duration.ofHours(24) : cfg.restartQuarantine();
-            if (leaseTtl == null || leaseTtl.compareTo(min) < 0 || leaseTtl.compareTo(max) > 0) {
-                throw new IllegalArgumentException("leaseTtl must be in [" + Durations.human(min) + ", " + Durations.human(max)
-                        + "] (at least 3 x nodeTimeout plus the drift allowance; at most "
-                        + (cfg.restartQuarantine().isZero() ? "24h" : "restartQuarantine") + "), got "
-                        + (leaseTtl == null ? "null" : Durations.human(leaseTtl)));
-            }
-            if (renewInterval != null && (renewInterval.isNegative() || renewInterval.isZero()
-                    || renewInterval.compareTo(leaseTtl) >= 0)) {
-                throw new IllegalArgumentException("renewInterval must be in (0, leaseTtl=" + Durations.human(leaseTtl)
-                        + "), got " + Durations.human(renewInterval));
-            }
-            return new LeaderElection(this, instanceId != null ? instanceId : defaultInstanceId());
-        }
-
-        /** Smallest TTL whose validity ({@code ttl*(1-driftFactor) - fixedDrift}) covers three node timeouts. */
-        private static Duration minLeaseTtl(RedlockConfig cfg) {
-            double need = 3.0 * cfg.nodeTimeout().toNanos() + cfg.fixedDrift().toNanos();
-            long nanos = (long) Math.ceil(need / (1.0 - cfg.driftFactor()));
-            return Duration.ofMillis(TimeUnit.NANOSECONDS.toMillis(nanos) + (nanos % 1_000_000 == 0 ? 0 : 1));
+            ElectionChecks.check(redlock, resource, instanceId, leaseTtl, renewInterval);
+            return new LeaderElection(this, instanceId != null ? instanceId : InstanceIds.forThisHost());
         }
     }
 }
