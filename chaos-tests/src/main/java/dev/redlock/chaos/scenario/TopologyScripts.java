@@ -101,37 +101,52 @@ final class TopologyScripts {
      * attempt ({@link ScriptSteps#round}) takes the process now serving v as the master.
      */
     static void failoverKeepingConnections(ScenarioContext ctx, boolean identityCheckOff) {
+        WorkloadClient a = ctx.client(0), b = ctx.client(1);
+        withReplica(ctx, (v, others, replica) -> {
+            RedisProcess master = ctx.servedBy(v);
+            replicate(replica, master);
+            issueTokens(ctx, a);
+            Replication.awaitSync(master, replica, MARKER, "node " + v);
+            replica.command("REPLICAOF", "NO", "ONE");
+            ctx.history().note("replica on port " + replica.port() + " of node " + v + " in sync, then promoted");
+            Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
+            int moved = 0;
+            for (ProxySet set : ctx.cluster().proxySets()) {
+                moved += ctx.cluster().toxiproxy().switchUpstreamKeepingConnections(
+                        ctx.cluster().proxy(set, v).getName(), ctx.cluster().toxiproxy().upstreamHost() + ":"
+                                + replica.port());
+            }
+            ctx.failedOver(v, replica);   // the ground truth follows the clients to the promoted replica
+            if (master == ctx.cluster().node(v)) ctx.nemesis().kill(v);   // healed (restarted) at the end
+            else master.kill();
+            ctx.history().note("node " + v + ": " + moved + " open client connection(s) moved to the promoted "
+                    + "replica, the master killed");
+            ctx.check("node " + v + "'s proxies kept their client connections", moved >= 2, moved + " moved");
+            if (identityCheckOff) rewriteIdentity(ctx, replica, true, "node " + v + "'s promoted replica");
+            DeploymentScripts.secondHolderWhileAHolds(ctx, a, ha, b, identityCheckOff, 0, ctx.ttl(), ctx.ttl());
+        });
+    }
+
+    /** One attempt of a replica scenario: node {@code v} of A's majority (the others cut for A), a new replica. */
+    private interface ReplicaAttempt {
+        void run(int v, int[] others, RedisProcess replica);
+    }
+
+    /**
+     * Picks node v and the nodes A's lease leaves out, then runs {@code attempt} as round 0 ({@link ScriptSteps#round})
+     * with a replica started for each try; every replica is stopped at the end.
+     */
+    private static void withReplica(ScenarioContext ctx, ReplicaAttempt attempt) {
         Random rnd = ctx.random();
         int n = ctx.settings().nodes();
         int v = rnd.nextInt(n);
         int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
-        WorkloadClient a = ctx.client(0), b = ctx.client(1);
         List<RedisProcess> started = new ArrayList<>();
         try {
             ScriptSteps.round(ctx, 0, () -> {
-                RedisProcess master = ctx.servedBy(v);
                 RedisProcess replica = ctx.cluster().startNode(false);
                 started.add(replica);
-                replicate(replica, master);
-                issueTokens(ctx, a);
-                Replication.awaitSync(master, replica, MARKER, "node " + v);
-                replica.command("REPLICAOF", "NO", "ONE");
-                ctx.history().note("replica on port " + replica.port() + " of node " + v + " in sync, then promoted");
-                Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
-                int moved = 0;
-                for (ProxySet set : ctx.cluster().proxySets()) {
-                    moved += ctx.cluster().toxiproxy().switchUpstreamKeepingConnections(
-                            ctx.cluster().proxy(set, v).getName(), ctx.cluster().toxiproxy().upstreamHost() + ":"
-                                    + replica.port());
-                }
-                ctx.failedOver(v, replica);   // the ground truth follows the clients to the promoted replica
-                if (master == ctx.cluster().node(v)) ctx.nemesis().kill(v);   // healed (restarted) at the end
-                else master.kill();
-                ctx.history().note("node " + v + ": " + moved + " open client connection(s) moved to the promoted "
-                        + "replica, the master killed");
-                ctx.check("node " + v + "'s proxies kept their client connections", moved >= 2, moved + " moved");
-                if (identityCheckOff) rewriteIdentity(ctx, replica, true, "node " + v + "'s promoted replica");
-                DeploymentScripts.secondHolderWhileAHolds(ctx, a, ha, b, identityCheckOff, 0, ctx.ttl(), ctx.ttl());
+                attempt.run(v, others, replica);
             });
         } finally {
             for (RedisProcess r : started) r.close();
@@ -148,40 +163,29 @@ final class TopologyScripts {
      * A holds. The twin rewrites X's marker to X's new replication id.
      */
     static void failback(ScenarioContext ctx, boolean identityCheckOff) {
-        Random rnd = ctx.random();
-        int n = ctx.settings().nodes();
-        int v = rnd.nextInt(n);
-        int[] others = ScriptSteps.pickOthers(rnd, n, v, n - ctx.settings().quorum());
         WorkloadClient a = ctx.client(0), b = ctx.client(1);
-        RedisProcess x = ctx.cluster().node(v);
-        List<RedisProcess> started = new ArrayList<>();
-        try {
-            ScriptSteps.round(ctx, 0, () -> {
-                RedisProcess y = ctx.cluster().startNode(false);
-                started.add(y);
-                replicate(y, x);
-                issueTokens(ctx, a);
-                Replication.awaitSync(x, y, MARKER, "node " + v);
-                y.command("REPLICAOF", "NO", "ONE");
-                ctx.history().note("node " + v + "'s replica on port " + y.port() + " in sync, then promoted while "
-                        + "node " + v + " is cut off from it");
-                Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
-                String run = x.runId();
-                replicate(x, y);
-                Replication.awaitSync(y, x, MARKER, "the promoted replica");
-                ctx.check("node " + v + "'s resync from the promoted replica dropped A's key",
-                        x.command("GET", ctx.lockKey()).isEmpty(), x.command("GET", ctx.lockKey()));
-                x.command("REPLICAOF", "NO", "ONE");
-                ctx.check("node " + v + " failed back in the same process", run.equals(x.runId()), x.runId());
-                ctx.history().note("node " + v + " demoted (REPLICAOF " + y.port() + ", full resync), failed back "
-                        + "(REPLICAOF NO ONE): run_id " + run + " unchanged, replication id "
-                        + x.info("replication", "master_replid"));
-                if (identityCheckOff) rewriteIdentity(ctx, x, false, "node " + v);
-                DeploymentScripts.secondHolderWhileAHolds(ctx, a, ha, b, identityCheckOff, 0, ctx.ttl(), ctx.ttl());
-            });
-        } finally {
-            for (RedisProcess r : started) r.close();
-        }
+        withReplica(ctx, (v, others, y) -> {
+            RedisProcess x = ctx.cluster().node(v);
+            replicate(y, x);
+            issueTokens(ctx, a);
+            Replication.awaitSync(x, y, MARKER, "node " + v);
+            y.command("REPLICAOF", "NO", "ONE");
+            ctx.history().note("node " + v + "'s replica on port " + y.port() + " in sync, then promoted while "
+                    + "node " + v + " is cut off from it");
+            Held ha = ScriptSteps.acquireOnMajority(ctx, a, others);
+            String run = x.runId();
+            replicate(x, y);
+            Replication.awaitSync(y, x, MARKER, "the promoted replica");
+            ctx.check("node " + v + "'s resync from the promoted replica dropped A's key",
+                    x.command("GET", ctx.lockKey()).isEmpty(), x.command("GET", ctx.lockKey()));
+            x.command("REPLICAOF", "NO", "ONE");
+            ctx.check("node " + v + " failed back in the same process", run.equals(x.runId()), x.runId());
+            ctx.history().note("node " + v + " demoted (REPLICAOF " + y.port() + ", full resync), failed back "
+                    + "(REPLICAOF NO ONE): run_id " + run + " unchanged, replication id "
+                    + x.info("replication", "master_replid"));
+            if (identityCheckOff) rewriteIdentity(ctx, x, false, "node " + v);
+            DeploymentScripts.secondHolderWhileAHolds(ctx, a, ha, b, identityCheckOff, 0, ctx.ttl(), ctx.ttl());
+        });
     }
 
     /** {@code replica} replicates {@code master} directly (no diskless-sync delay, which 7.0 has by default). */
