@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -48,7 +49,7 @@ public final class Scenarios {
      */
     public static List<Scenario> select(String id) {
         if (id.startsWith("d") && ALL.stream().noneMatch(s -> s.id().equals(id))) {
-            List<Scenario> family = ALL.stream().filter(s -> s.id().matches(java.util.regex.Pattern.quote(id) + "[a-z]"))
+            List<Scenario> family = ALL.stream().filter(s -> s.id().matches(Pattern.quote(id) + "[a-z]"))
                     .toList();
             if (!family.isEmpty()) return family;
         }
