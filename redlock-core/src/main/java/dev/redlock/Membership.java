@@ -1,9 +1,8 @@
 package dev.redlock;
 
-import dev.redlock.internal.Scripts;
+import dev.redlock.internal.RedisUri;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -117,14 +116,9 @@ final class Membership {
         });
     }
 
+    /** {@link RedisUri#listId}: the one definition, shared with the doctor. */
     static String id(List<NodeAddress> nodes) {
-        String canonical = nodes.stream().map(Membership::key).sorted().reduce((x, y) -> x + "," + y).orElse("");
-        return Scripts.sha1(canonical).substring(0, 12);
-    }
-
-    /** What identifies a node in a list: its name ({@code ?name=}) when it has one, else {@code host:port/db}. */
-    private static String key(NodeAddress a) {
-        return a.name() != null ? "name:" + a.name() : RedlockContext.hostPort(a).toLowerCase(Locale.ROOT) + "/" + a.database();
+        return RedisUri.listId(nodes.stream().map(NodeAddress::uri).toList());
     }
 
     private static String describe(List<NodeAddress> nodes, int quorum) {

@@ -27,6 +27,11 @@ final class NodeAddress {
         this.database = uri.database();
     }
 
+    /** The parsed URI. */
+    RedisUri uri() {
+        return uri;
+    }
+
     /**
      * Parses {@code redis[s]://[user[:password]@]host[:port][/db]}, element {@code index} of the list {@code field};
      * the message never echoes the password.

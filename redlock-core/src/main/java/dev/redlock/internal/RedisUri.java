@@ -4,6 +4,8 @@ import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -92,6 +94,24 @@ public record RedisUri(boolean tls, String host, int port, int database, String 
             }
         }
         return new RedisUri("rediss".equalsIgnoreCase(scheme), host, port, db, user, pass, name);
+    }
+
+    /**
+     * What identifies this node in a node list (the nodes' membership records): its name ({@code ?name=}) when it
+     * has one, else {@code host:port/db}, the host in lower case (IPv6 in brackets).
+     */
+    public String listKey() {
+        if (name != null) return "name:" + name;
+        return ((host.contains(":") ? "[" + host + "]" : host) + ":" + port).toLowerCase(Locale.ROOT) + "/" + database;
+    }
+
+    /**
+     * The id of a node list, as the nodes record it: the first 12 hex digits of the SHA-1 of its sorted
+     * {@linkplain #listKey list keys}, so the order of the list does not matter, its entries do.
+     */
+    public static String listId(List<RedisUri> nodes) {
+        String canonical = nodes.stream().map(RedisUri::listKey).sorted().reduce((x, y) -> x + "," + y).orElse("");
+        return Scripts.sha1(canonical).substring(0, 12);
     }
 
     /** {@code redis[s]://host:port}: no credentials, no database (IPv6 hosts in brackets). */

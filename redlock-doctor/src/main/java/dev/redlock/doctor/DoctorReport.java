@@ -2,6 +2,7 @@ package dev.redlock.doctor;
 
 import dev.redlock.RedlockConfig;
 import dev.redlock.internal.Diagnostics;
+import dev.redlock.internal.RedisUri;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,6 +63,7 @@ public final class DoctorReport {
             clocks.add(s.reach == NodeReport.Reach.REACHABLE ? Measurements.clock(samples.get(samples.size() - 1)) : null);
         }
         clocks = Measurements.withNodeOffsets(clocks);
+        String listId = RedisUri.listId(rawNodes.stream().map(u -> RedisUri.parse(u, "nodes")).toList());
         for (int i = 0; i < sessions.size(); i++) {
             NodeSession s = sessions.get(i);
             if (s.reach != NodeReport.Reach.REACHABLE) {
@@ -71,12 +73,13 @@ public final class DoctorReport {
             }
             RoundTrips rt = Measurements.roundTrips(samples.get(i), s.timeouts.get(), s.errors.get(), s.lastError);
             Diagnostics.Server server = Diagnostics.server(s.info);
+            List<Finding> own = new ArrayList<>(NodeDescriptions.ownFindings(s.node, s.user, keyPrefix, s.commands, rt));
+            own.addAll(NodeDescriptions.membership(s.node, s.marker, listId, rawNodes.size()));
             reports.add(new NodeReport(s.node, s.uri, s.reach, null, s.info.get("redis_version"),
                     server == null ? null : new NodeReport.Server(server.description(), server.tested()),
                     s.info.get("run_id"),
                     s.user, NodeDescriptions.role(s.info), NodeDescriptions.persistence(s.info, s.config, s.configError),
-                    NodeDescriptions.memory(s.info, s.config), s.commands, s.marker, rt, clocks.get(i),
-                    NodeDescriptions.ownFindings(s.node, s.user, keyPrefix, s.commands, rt)));
+                    NodeDescriptions.memory(s.info, s.config), s.commands, s.marker, rt, clocks.get(i), own));
         }
         Recommendation first = Recommender.recommend(reports, maxTtl);
         if (first != null) {

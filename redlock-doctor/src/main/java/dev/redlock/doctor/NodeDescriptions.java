@@ -90,4 +90,29 @@ final class NodeDescriptions {
         if (reply.contains("access a channel") || reply.contains("access one of the channels")) return "ACL SETUSER " + u + " &" + keyPrefix + "*";
         return "ACL SETUSER " + u + " +" + c.command().toLowerCase(Locale.ROOT).replace(' ', '|');
     }
+
+    /** Where the procedure for changing a node list is written down. */
+    static final String NODE_LIST_PROCEDURE = "change a node list with a transition configuration: first every client "
+            + "with nodes = the new list and previousNodes = the list in use (its rounds need a quorum of both); once no "
+            + "client of the old list is left and its records have expired, drop previousNodes. Step by step: "
+            + "docs/deployments.md, 'Changing the node list'";
+
+    /**
+     * A WARN per standing membership record of {@code marker} that shares no list with the given list
+     * ({@code listId}, {@code listSize} nodes): the nodes recently served clients of another node list, and a client
+     * of the given list would be refused there ({@code MembershipConflictException}) until the record expires.
+     */
+    static List<Finding> membership(String node, MarkerState marker, String listId, int listSize) {
+        List<Finding> out = new ArrayList<>();
+        if (marker == null) return out;
+        for (MembershipRecord r : marker.standingRecords()) {
+            if (r.accepts(listId)) continue;
+            out.add(new Finding("membership", Finding.Severity.WARN, node + " served clients of another node list in "
+                    + "the last record window (" + r.describe() + "; stands " + r.standsMs() + " ms more): the node "
+                    + "list given here (node list " + listId + ", " + listSize + " nodes) differs, and its clients "
+                    + "would be refused there (MembershipConflictException) while old clients run; "
+                    + NODE_LIST_PROCEDURE));
+        }
+        return out;
+    }
 }

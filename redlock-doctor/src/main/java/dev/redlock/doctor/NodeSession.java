@@ -100,7 +100,7 @@ final class NodeSession implements AutoCloseable {
         user = who.failure == null ? String.valueOf(who.value) : "unknown (ACL WHOAMI: " + who.failureText() + ")";
         String probeId = UUID.randomUUID().toString().substring(0, 8);
         commands = probeCommands(keyPrefix + "__doctor:" + probeId, keyPrefix + "__released:__doctor-" + probeId);
-        marker = readMarker(keyPrefix + "__node");
+        marker = readMarker(keyPrefix);
     }
 
     private List<CommandCheck> probeCommands(String key, String channel) {
@@ -142,46 +142,69 @@ final class NodeSession implements AutoCloseable {
         }
     }
 
-    private MarkerState readMarker(String key) {
-        Reply m = call("HMGET", key, "run", "born", "hw", "q");
+    private MarkerState readMarker(String keyPrefix) {
+        String key = keyPrefix + "__node";
+        Reply m = call("HGETALL", key);
         Reply t = call("TIME");
         String runId = info.get("run_id");
-        if (m.failure != null || !(m.value instanceof List<?> l) || l.size() < 4) {
-            return new MarkerState(MarkerState.State.UNREADABLE, null, -1, -1, -1, -1,
-                    "marker " + key + " unreadable: " + (m.failure != null ? m.failureText() : "unexpected reply " + m.value));
+        String replId = info.get("master_replid");
+        if (m.failure != null || !(m.value instanceof List<?> l) || l.size() % 2 != 0) {
+            return new MarkerState(MarkerState.State.UNREADABLE, null, null, -1, -1, -1, -1,
+                    "marker " + key + " unreadable: " + (m.failure != null ? m.failureText() : "unexpected reply " + m.value),
+                    List.of());
         }
-        if (l.get(0) == null && l.get(1) == null) {
-            return new MarkerState(MarkerState.State.ABSENT, null, -1, -1, -1, -1, "no marker " + key + ": the first "
-                    + "acquire starts an identity and the node refuses to grant for restartQuarantine (on brand-new "
-                    + "nodes: Redlock.markNodesFresh())");
-        }
-        String run = l.get(0) == null ? null : String.valueOf(l.get(0));
-        long born = number(l.get(1));
-        long hw = number(l.get(2));
-        long q = number(l.get(3));
-        if (run == null || !run.equals(runId) || born < 0) {
-            return new MarkerState(MarkerState.State.OTHER_IDENTITY, run, born, hw, q, -1, "marker written by "
-                    + "another server process (run " + abbreviate(run) + ", now " + abbreviate(runId) + "): a restart, "
-                    + "restored backup or failover; the next acquire starts a new identity and quarantines the node "
-                    + "for the strictest restartQuarantine stored (" + q + " ms) or asked");
-        }
-        if (born == 0) {
-            return new MarkerState(MarkerState.State.FRESH, run, 0, hw, q, -1, "marked fresh by this server process: "
-                    + "grants at once, fence floor 0");
-        }
+        Map<String, String> h = new HashMap<>();
+        for (int i = 0; i < l.size(); i += 2) h.put(String.valueOf(l.get(i)), String.valueOf(l.get(i + 1)));
         long nowMs = -1;
         if (t.failure == null && t.value instanceof List<?> tl && tl.size() == 2) {
             nowMs = Long.parseLong(String.valueOf(tl.get(0))) * 1000 + Long.parseLong(String.valueOf(tl.get(1))) / 1000;
         }
+        List<MembershipRecord> records = new ArrayList<>();
+        for (Map.Entry<String, String> e : h.entrySet()) {
+            if (!e.getKey().startsWith("m:")) continue;
+            long until = number(e.getValue());
+            String membership = e.getKey().substring(2);
+            List<String> descriptions = new ArrayList<>();
+            for (String id : membership.split("\\+")) {
+                Reply d = call("GET", keyPrefix + "__members:" + id);
+                descriptions.add(d.failure == null && d.value != null ? String.valueOf(d.value) : "unknown");
+            }
+            records.add(new MembershipRecord(membership, nowMs < 0 ? until : until - nowMs, descriptions));
+        }
+        records.sort(Comparator.comparingLong(MembershipRecord::standsMs).reversed());
+        if (!h.containsKey("run") && !h.containsKey("born")) {
+            return new MarkerState(MarkerState.State.ABSENT, null, null, -1, -1, -1, -1, "no marker " + key + ": the "
+                    + "first acquire starts an identity and the node refuses to grant for restartQuarantine (on "
+                    + "brand-new nodes: Redlock.markNodesFresh())", records);
+        }
+        String run = h.get("run");
+        String rid = h.get("rid");
+        long born = number(h.get("born"));
+        long hw = number(h.get("hw"));
+        long q = number(h.get("q"));
+        if (run == null || !run.equals(runId) || rid == null || !rid.equals(replId) || born < 0) {
+            String what = run == null || !run.equals(runId)
+                    ? "another server process (run " + abbreviate(run) + ", now " + abbreviate(runId) + "): a restart, "
+                    + "restored backup or failover"
+                    : "another replication history (rid " + abbreviate(rid) + ", now " + abbreviate(replId) + "): a "
+                    + "promotion, or a failback after a resync";
+            return new MarkerState(MarkerState.State.OTHER_IDENTITY, run, rid, born, hw, q, -1, "marker written by "
+                    + what + "; the next acquire starts a new identity and quarantines the node for the strictest "
+                    + "restartQuarantine stored (" + q + " ms) or asked", records);
+        }
+        if (born == 0) {
+            return new MarkerState(MarkerState.State.FRESH, run, rid, 0, hw, q, -1, "marked fresh by this server "
+                    + "process: grants at once, fence floor 0", records);
+        }
         long age = nowMs < 0 ? -1 : nowMs - born;
         if (age >= 0 && age < q) {
-            return new MarkerState(MarkerState.State.QUARANTINED, run, born, hw, q, age, "identity began " + age
+            return new MarkerState(MarkerState.State.QUARANTINED, run, rid, born, hw, q, age, "identity began " + age
                     + " ms ago (node time): refuses to grant for another " + (q - age) + " ms (stored quarantine "
-                    + q + " ms)");
+                    + q + " ms)", records);
         }
-        return new MarkerState(MarkerState.State.SERVING, run, born, hw, q, age, "identity began "
+        return new MarkerState(MarkerState.State.SERVING, run, rid, born, hw, q, age, "identity began "
                 + (age < 0 ? "at an unknown time" : age / 1000 + " s ago") + ", past its stored quarantine (" + q
-                + " ms): grants");
+                + " ms): grants", records);
     }
 
     private static long number(Object o) {

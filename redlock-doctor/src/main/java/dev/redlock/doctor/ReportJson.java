@@ -63,11 +63,23 @@ final class ReportJson {
             JsonObject j = new JsonObject();
             j.addProperty("state", m.state().name());
             j.addProperty("run", m.runId());
+            j.addProperty("rid", m.replicationId());
             j.addProperty("bornMs", m.bornMs());
             j.addProperty("highWater", m.highWater());
             j.addProperty("quarantineMs", m.quarantineMs());
             j.addProperty("memoryAgeMs", m.memoryAgeMs());
             j.addProperty("detail", m.detail());
+            JsonArray records = new JsonArray();
+            for (MembershipRecord r : m.records()) {
+                JsonObject rj = new JsonObject();
+                rj.addProperty("membership", r.membership());
+                rj.addProperty("standsMs", r.standsMs());
+                JsonArray d = new JsonArray();
+                r.descriptions().forEach(d::add);
+                rj.add("descriptions", d);
+                records.add(rj);
+            }
+            j.add("records", records);
             o.add("marker", j);
         } else {
             o.add("marker", JsonNull.INSTANCE);

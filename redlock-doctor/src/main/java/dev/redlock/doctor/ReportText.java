@@ -52,6 +52,11 @@ final class ReportText {
         }
         row(b, "permissions", acl.toString());
         row(b, "marker", n.marker() == null ? "not read" : n.marker().state() + ": " + n.marker().detail());
+        if (n.marker() != null) {
+            for (MembershipRecord r : n.marker().standingRecords()) {
+                row(b, "", "membership record: " + r.describe() + " (stands " + r.standsMs() + " ms more)");
+            }
+        }
         RoundTrips rt = n.roundTrips();
         row(b, "round trips", rt.probes() == 0 ? "no probe answered (" + rt.timeouts() + " timeouts, " + rt.errors() + " errors)"
                 : "p50 " + Recommender.ms(rt.p50()) + "  p99 " + Recommender.ms(rt.p99()) + "  p99.9 " + Recommender.ms(rt.p999())

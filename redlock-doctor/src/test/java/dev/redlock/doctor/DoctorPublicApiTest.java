@@ -16,7 +16,7 @@ class DoctorPublicApiTest {
     void onlyTheReportTypesArePublic() throws Exception {
         assertEquals(Set.of("ClockMeasure", "CommandCheck", "CommandCheck$Status", "Doctor", "Doctor$Builder",
                 "DoctorCommand", "DoctorReport", "Finding", "Finding$Severity", "MarkerState", "MarkerState$State",
-                "NodeReport", "NodeReport$Reach", "NodeReport$Server", "Recommendation", "RoundTrips"),
+                "MembershipRecord", "NodeReport", "NodeReport$Reach", "NodeReport$Server", "Recommendation", "RoundTrips"),
                 PublicTypes.in(Doctor.class, "dev.redlock.doctor"));
     }
 

@@ -83,15 +83,16 @@ public final class GroundTruthChecker implements Checker {
         if (leases.isEmpty()) return Result.of(NAME, Validity.VALID, List.of(), metrics(0, 0, samples.size()));
         if (samples.isEmpty()) return unknown("no ground-truth samples for " + leases.size() + " leases");
         List<List<NodeSample>> byNode = NodeSamples.byNode(samples, h.nodes());
-        int mustLack = h.nodes() - h.quorum() + 1;   // this many nodes without the value: no majority holds it
         List<Anomaly> found = new ArrayList<>();
         double longest = 0;
         for (LeaseWindow w : leases) {
             if (w.end() <= w.start()) continue;
             String value = values.get(w.owner());
             if (value == null || value.isEmpty()) return unknown("owner value of lease " + w.owner() + " not recorded");
-            List<long[]> lacking = new ArrayList<>();   // per node: intervals where it surely lacked the value
-            for (List<NodeSample> node : byNode) {
+            int[] list = h.listOf(w.client());   // the client's own node list: its first list[0] nodes
+            int mustLack = list[0] - list[1] + 1;   // this many of them without the value: no quorum holds it
+            List<long[]> lacking = new ArrayList<>();   // per node of the list: intervals where it surely lacked the value
+            for (List<NodeSample> node : byNode.subList(0, list[0])) {
                 // a node read too rarely to have seen the value if it held it all window long tells nothing here
                 boolean readOften = NodeSamples.longestGap(node, w.start(), w.end()) < w.end() - w.start();
                 lacking.add(readOften ? NodeSamples.lacking(node, value, w.invoked(), leaseInvoked) : new long[0]);
@@ -102,7 +103,7 @@ public final class GroundTruthChecker implements Checker {
             found.add(new Anomaly("believed-without-majority", String.format(
                     "%s (client %d, token %d) believed it held the lock for %.1f ms while at most %d of %d nodes held its "
                             + "value (from %.1f ms after it acquired)",
-                    w.owner(), w.client(), w.token(), worst[1] / 1e6, h.quorum() - 1, h.nodes(),
+                    w.owner(), w.client(), w.token(), worst[1] / 1e6, list[1] - 1, list[0],
                     (worst[0] - w.start()) / 1e6), worst[0], w.end(), List.of(w.client())));
         }
         return Result.of(NAME, found.isEmpty() ? Validity.VALID : Validity.INVALID, found,

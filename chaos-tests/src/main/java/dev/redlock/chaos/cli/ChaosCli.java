@@ -67,7 +67,7 @@ public final class ChaosCli implements Runnable {
     @Command(name = "run", mixinStandardHelpOptions = true,
             description = "Run scenarios (default: all) against embedded redis-server processes, or the given nodes.")
     static final class Run implements Callable<Integer> {
-        @Parameters(arity = "0..*", paramLabel = "SCENARIO", description = "Scenario ids (1..14, 4a, 4b, 4c, d1a..d7, W1..W3, L1; see list); default all.")
+        @Parameters(arity = "0..*", paramLabel = "SCENARIO", description = "Scenario ids (1..14, 4a, 4b, 4c, d1a..d11b (d8: d8a and d8b), W1..W3, L1; see list); default all.")
         List<String> ids = new ArrayList<>();
 
         @Option(names = "--nodes", split = ",", paramLabel = "URI",
@@ -138,7 +138,7 @@ public final class ChaosCli implements Runnable {
             try {
                 if (soak != null) chosen.add(Scenarios.soak(soak));
                 else if (ids.isEmpty()) chosen.addAll(Scenarios.all());
-                else for (String id : ids) chosen.add(Scenarios.byId(id));
+                else for (String id : ids) chosen.addAll(Scenarios.select(id));
             } catch (NoSuchElementException e) {
                 System.err.println(e.getMessage());
                 return 2;

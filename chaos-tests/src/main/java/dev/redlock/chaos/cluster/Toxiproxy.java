@@ -192,6 +192,28 @@ public final class Toxiproxy implements AutoCloseable {
         throw new IllegalStateException("toxiproxy-server did not answer on port " + port);
     }
 
+    /**
+     * Whether {@link #switchUpstreamKeepingConnections} is available: only on the in-JVM server (a harness-only
+     * mode; Toxiproxy itself drops a proxy's connections when its upstream changes).
+     */
+    public boolean canKeepConnections() {
+        return stopper instanceof ToxiproxyServer;
+    }
+
+    /**
+     * Proxy {@code proxy}'s upstream becomes {@code upstream} and its open client connections are kept and moved
+     * there ({@link ToxiproxyServer#switchUpstream}); returns once they are, with how many were moved.
+     *
+     * @throws UnsupportedOperationException when not {@linkplain #canKeepConnections available}
+     */
+    public int switchUpstreamKeepingConnections(String proxy, String upstream) {
+        if (!(stopper instanceof ToxiproxyServer server)) {
+            throw new UnsupportedOperationException("only the in-JVM Toxiproxy moves open connections to a new "
+                    + "upstream; this is " + mode);
+        }
+        return server.switchUpstream(proxy, upstream);
+    }
+
     /** The toxiproxy-java client for this server. */
     public ToxiproxyClient client() {
         return client;

@@ -3,6 +3,7 @@ package dev.redlock.chaos.history;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,7 @@ public final class History {
     private final List<NodeSample> samples = new ArrayList<>();
     private final Map<String, String> ownerValues = new LinkedHashMap<>();
     private final List<String> samplerErrors = new ArrayList<>();
+    private final Map<Integer, int[]> clientLists = new HashMap<>();
     private final int nodes;
     private final int quorum;
     private long seq;
@@ -44,6 +46,25 @@ public final class History {
 
     public int quorum() {
         return quorum;
+    }
+
+    /**
+     * Client {@code client} runs with a node list of its own: the first {@code listSize} nodes, needing
+     * {@code quorum} of them (an old client during a change of the node list). The ground truth judges its leases
+     * by that list.
+     */
+    public synchronized void clientList(int client, int listSize, int quorum) {
+        if (listSize < 1 || listSize > nodes || quorum <= listSize / 2 || quorum > listSize) {
+            throw new IllegalArgumentException("client " + client + ": list of " + listSize + " of " + nodes
+                    + " nodes, quorum " + quorum);
+        }
+        clientLists.put(client, new int[] {listSize, quorum});
+    }
+
+    /** {listSize, quorum} of client {@code client}'s node list: {@link #clientList}, else {nodes, quorum}. */
+    public synchronized int[] listOf(int client) {
+        int[] l = clientLists.get(client);
+        return l == null ? new int[] {nodes, quorum} : l.clone();
     }
 
     /** Marks the start of the measured part of the run (after warm-up). */

@@ -12,8 +12,10 @@ package dev.redlock.chaos.history;
  *                      nothing is known about it at that moment
  * @param value         the owner value under the key, "" when there is no key (meaningless when not answered)
  * @param pttlMs        the key's remaining TTL in ms; -2 no key, -1 a key without a TTL
- * @param runId         the {@code run_id} of the redis-server process that answered ({@code INFO server}): a change
- *                      between two readings means the node restarted or failed over (its memory may be another);
+ * @param runId         the identity of the redis-server process that answered: its {@code run_id}
+ *                      ({@code INFO server}) and {@code master_replid} ({@code INFO replication}); a change
+ *                      between two readings means the node restarted, failed over or failed back (its memory may
+ *                      be another);
  *                      "" when not answered
  */
 public record NodeSample(int node, long sentNanos, long receivedNanos, boolean answered, String value, long pttlMs,

@@ -232,7 +232,7 @@ public final class ChaosSuite {
             List<Scenario> chosen = new ArrayList<>();
             try {
                 if (chosenIds.isEmpty()) chosen.addAll(Scenarios.all());
-                else for (String id : chosenIds) chosen.add(Scenarios.byId(id));
+                else for (String id : chosenIds) chosen.addAll(Scenarios.select(id));
             } catch (NoSuchElementException e) {
                 throw new IllegalArgumentException("redlock.chaos.scenarios: " + e.getMessage(), e);
             }

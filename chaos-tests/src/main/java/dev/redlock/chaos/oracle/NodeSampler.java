@@ -19,10 +19,10 @@ import java.util.function.IntFunction;
 
 /**
  * The ground truth of a run: every {@code interval}, reads which owner value each node holds under the protected
- * lock key, its PTTL and the {@code run_id} of the process that answered, and appends it to the {@link History} as
- * {@link NodeSample}s on the history's clock. The {@code run_id} tells a restart or a failover (another process,
- * maybe another memory) from a pause or a lost connection (the same process and memory), however short the restart
- * was: the checkers need that to know whether a node could have forgotten a value between two readings.
+ * lock key, its PTTL and the identity of the process that answered ({@code run_id} and {@code master_replid}),
+ * and appends it to the {@link History} as {@link NodeSample}s on the history's clock. The identity tells a restart,
+ * a failover or a failback (another process, or another memory: a demoted master's resync keeps its
+ * {@code run_id}) from a pause or a lost connection (the same process and memory), however short the restart was: the checkers need that to know whether a node could have forgotten a value between two readings.
  *
  * <p>It reads each node straight from its redis-server port (the proxies' upstream), never through a proxy, so the
  * faults do not touch it; one thread and one connection per node, one atomic script per reading ({@code GET},
@@ -35,10 +35,16 @@ import java.util.function.IntFunction;
  * <p>Not thread-safe: start once, close once.
  */
 public final class NodeSampler implements AutoCloseable {
-    /** The reading: {value or "", pttl, run_id}, atomically (INFO is allowed in a read-only script on 6.2 and 7.x). */
+    /**
+     * The reading: {value or "", pttl, identity}, atomically (INFO is allowed in a read-only script on 6.2 and 7.x).
+     * The identity is {@code run_id:master_replid}: the replication id changes on a promotion and on a failback
+     * (a demoted master's full resync replaces its memory under the same {@code run_id}).
+     */
     static final String SCRIPT = "local v = redis.call('GET', KEYS[1]) if not v then v = '' end "
             + "local info = redis.call('INFO', 'server') local i = string.find(info, 'run_id:', 1, true) "
             + "local id = '' if i then id = string.sub(info, i + 7, i + 46) end "
+            + "local repl = redis.call('INFO', 'replication') local j = string.find(repl, 'master_replid:', 1, true) "
+            + "if j then id = id .. ':' .. string.sub(repl, j + 14, j + 53) end "
             + "return {v, redis.call('PTTL', KEYS[1]), id}";
     /** How long one reading may wait for a node (a paused node answers when it wakes up). */
     private static final int READ_TIMEOUT_MS = 5_000;
@@ -180,12 +186,12 @@ public final class NodeSampler implements AutoCloseable {
             };
         }
 
-        /** "value\npttl\nrun_id" (Resp flattens arrays; an empty value is an empty first line). */
+        /** "value\npttl\nrun_id:master_replid" (Resp flattens arrays; an empty value is an empty first line). */
         private static String[] split(String reply) throws IOException {
             if (reply.startsWith("ERR:")) throw new IOException(reply);
             int id = reply.lastIndexOf('\n');
             int ttl = id < 0 ? -1 : reply.lastIndexOf('\n', id - 1);
-            if (ttl < 0 || id - ttl < 2 || reply.length() - id != 41) throw new IOException("unexpected reading: " + reply);
+            if (ttl < 0 || id - ttl < 2 || reply.length() - id < 41) throw new IOException("unexpected reading: " + reply);
             return new String[] {reply.substring(0, ttl), reply.substring(ttl + 1, id), reply.substring(id + 1)};
         }
     }

@@ -182,6 +182,19 @@ final class ControlApi {
         return ok(proxy.toJson());
     }
 
+    /**
+     * Harness-only (no HTTP route): moves proxy {@code name}'s open connections to {@code upstream}, keeping their
+     * client sockets ({@link ManagedProxy#switchUpstream}). Returns the work to wait for.
+     *
+     * @throws ApiError 404 for an unknown proxy, 400 for a bad address
+     */
+    Settlement switchUpstream(String name, String upstream) {
+        ProxyRequest.checkAddress("upstream", upstream);
+        Settlement work = new Settlement();
+        proxy(name).switchUpstream(upstream, work);
+        return work;
+    }
+
     private Response deleteProxy(String name) {
         ManagedProxy proxy = proxy(name);
         proxy.stop(settlement);

@@ -29,7 +29,7 @@ final class Listener {
     private static final long ACCEPTOR_JOIN_MILLIS = 2_000;
 
     private final ManagedProxy proxy;
-    private final HostPort upstream;
+    private volatile HostPort upstream;
     private final EventLoopGroup workers;
     private final ServerSocketChannel socket;
     private final InetSocketAddress bound;
@@ -83,6 +83,15 @@ final class Listener {
     /** Tells every open connection to re-apply the toxics; returns at once. */
     void toxicsChanged(Settlement settlement) {
         connections.forEach(c -> settlement.add(c.toxicsChanged()));
+    }
+
+    /**
+     * Harness-only: new connections dial {@code target}, and every open one keeps its client socket while its
+     * upstream is replaced ({@link ProxyConnection#switchUpstream}); the switches are added to {@code settlement}.
+     */
+    void switchUpstream(HostPort target, Settlement settlement) {
+        upstream = target;
+        connections.forEach(c -> settlement.add(c.switchUpstream()));
     }
 
     void forget(ProxyConnection connection) {

@@ -99,6 +99,19 @@ final class ManagedProxy {
         }
     }
 
+    /**
+     * Harness-only, not in Toxiproxy's API: the upstream becomes {@code newUpstream} (a valid {@link HostPort}
+     * string) and, while enabled, every open connection keeps its client socket and is moved to it, instead of
+     * being dropped as {@link #update} does. A proxy in front of a failed-over master that keeps client
+     * connections behaves so.
+     */
+    void switchUpstream(String newUpstream, Settlement settlement) {
+        upstream = newUpstream;
+        if (listener != null) {
+            listener.switchUpstream(HostPort.parse(newUpstream).orElseThrow(), settlement);
+        }
+    }
+
     JsonObject toJson() {
         JsonObject json = new JsonObject();
         json.addProperty("name", name);

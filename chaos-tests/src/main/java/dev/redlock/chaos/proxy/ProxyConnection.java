@@ -9,6 +9,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ImmediateEventExecutor;
+import io.netty.util.concurrent.Promise;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +21,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The end of stream, or an error, on one side runs through that direction's toxics and then closes the other
  * side, which ends the opposite direction in turn (no half-open connections, as in the real server).
+ *
+ * <p>Harness-only ({@link #switchUpstream}): the client socket can be kept while the upstream is replaced, as a
+ * proxy in front of a failed-over master does (the client's connection, and what it learned at its handshake, live
+ * on; the server behind it is another process). Bytes in flight at that moment are dropped.
  */
 final class ProxyConnection {
 
@@ -59,6 +64,11 @@ final class ProxyConnection {
             client.close();
             return;
         }
+        connect(null);
+    }
+
+    /** Dials the listener's current upstream; {@code done} (if any) completes when the dial has ended. */
+    private void connect(Promise<Boolean> done) {
         dialing = true;
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
@@ -76,7 +86,43 @@ final class ProxyConnection {
                 closeNow();
                 finishIfDone(); // in case the client had already gone while dialing
             }
+            if (done != null) {
+                done.trySuccess(server != null && !closed);
+            }
         });
+    }
+
+    /**
+     * Harness-only: keeps the client socket and replaces the upstream socket with a new one to the listener's
+     * (new) upstream. Data in flight either way is dropped; the client reads nothing until the new upstream is
+     * connected. A connection still dialing, or already closing, is closed instead. Safe from any thread; the
+     * future completes once the new upstream is connected (true) or the connection closed (false).
+     */
+    Future<Boolean> switchUpstream() {
+        Promise<Boolean> done = loop.newPromise();
+        Runnable task = () -> {
+            if (closed || dialing || server == null) {
+                closeNow();
+                done.trySuccess(false);
+                return;
+            }
+            Channel old = server;
+            client.config().setAutoRead(false);
+            upstream.dispose();
+            downstream.dispose();
+            upstream = null;
+            downstream = null;
+            server = null;
+            serverOpen = false;
+            old.close(); // its end is no longer this connection's: onInactive ignores it
+            connect(done);
+        };
+        try {
+            loop.execute(task);
+        } catch (RejectedExecutionException e) {
+            return ImmediateEventExecutor.INSTANCE.newSucceededFuture(false); // shutting down: every socket closes
+        }
+        return done;
     }
 
     private void start(Channel serverChannel) {
@@ -93,16 +139,19 @@ final class ProxyConnection {
         server.config().setAutoRead(true);
     }
 
-    void onRead(boolean fromClient, ByteBuf data) {
+    void onRead(boolean fromClient, Channel from, ByteBuf data) {
         Link link = fromClient ? upstream : downstream;
-        if (link == null || closed) {
+        if (link == null || closed || !fromClient && from != server) {
             data.release();
         } else {
             link.read(data);
         }
     }
 
-    void onInactive(boolean clientSide) {
+    void onInactive(boolean clientSide, Channel channel) {
+        if (!clientSide && channel != server) {
+            return; // an upstream this connection was switched away from
+        }
         if (clientSide) {
             clientOpen = false;
             if (upstream != null && !closed) {

@@ -29,12 +29,12 @@ final class RelayHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        connection.onRead(clientSide, (ByteBuf) msg);
+        connection.onRead(clientSide, ctx.channel(), (ByteBuf) msg);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        connection.onInactive(clientSide);
+        connection.onInactive(clientSide, ctx.channel());
         ctx.fireChannelInactive();
     }
 

@@ -23,6 +23,29 @@ final class Settlement {
         work.add(future);
     }
 
+    /** Waits (from a thread that is none of the event loops') until all work is done; false after the timeout. */
+    boolean await(long timeoutMillis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        for (Future<?> future : work) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !future.awaitUninterruptibly(left, TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** How many of the finished pieces of work ended with {@code result}. */
+    int count(Object result) {
+        int n = 0;
+        for (Future<?> future : work) {
+            if (future.isSuccess() && result.equals(future.getNow())) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Runs {@code action} on {@code executor} when all work is done, or after {@code timeoutMillis}. */
     void whenSettled(EventExecutor executor, long timeoutMillis, Runnable action) {
         if (work.isEmpty()) {

@@ -21,7 +21,9 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -118,6 +120,37 @@ public final class ToxiproxyServer implements AutoCloseable {
     /** The base URL of the control API, e.g. {@code http://127.0.0.1:8474}. */
     public String url() {
         return url;
+    }
+
+    /**
+     * Harness-only, not part of Toxiproxy's API: proxy {@code proxy}'s upstream becomes {@code upstream}
+     * ({@code host:port}) and its open connections are moved there with their client sockets kept (bytes in flight
+     * are dropped), as a proxy in front of a failed-over master that keeps client connections does. Returns once
+     * every open connection has its new upstream (or was closed because it could not get one), with the number of
+     * connections moved.
+     *
+     * @throws IllegalArgumentException for an unknown proxy or a bad address
+     * @throws IllegalStateException    when the connections did not move within a few seconds
+     */
+    public int switchUpstream(String proxy, String upstream) {
+        Settlement work;
+        try {
+            work = httpChannel.eventLoop().submit(() -> api.switchUpstream(proxy, upstream))
+                    .get(SHUTDOWN_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalArgumentException("cannot switch proxy " + proxy + " to " + upstream + ": "
+                    + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while switching proxy " + proxy, e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the control thread did not switch proxy " + proxy + " in time", e);
+        }
+        if (!work.await(TimeUnit.SECONDS.toMillis(SHUTDOWN_SECONDS))) {
+            throw new IllegalStateException("proxy " + proxy + ": open connections did not reach " + upstream
+                    + " within " + SHUTDOWN_SECONDS + " s");
+        }
+        return work.count(Boolean.TRUE);
     }
 
     /**

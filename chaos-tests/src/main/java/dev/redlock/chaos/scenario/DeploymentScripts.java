@@ -151,7 +151,7 @@ final class DeploymentScripts {
      *
      * @throws ScriptSteps.TooLate when the set-up left B too little of A's lease to ask in (A's lease released)
      */
-    private static void secondHolderWhileAHolds(ScenarioContext ctx, WorkloadClient a, Held ha, WorkloadClient b,
+    static void secondHolderWhileAHolds(ScenarioContext ctx, WorkloadClient a, Held ha, WorkloadClient b,
                                                 boolean expectSecondHolder, int round, Duration ttlB, Duration patienceTtl) {
         Random rnd = ctx.random();
         long until = ScriptSteps.whileAHolds(a, ha, b);

@@ -20,30 +20,38 @@ import java.util.Set;
  * @param fixed          settings the claim depends on: a tuned run ({@link Tuning}) keeps the scenario's own values
  *                       for these, and says so with {@code fixedWhy}
  * @param fixedWhy       why those values are the scenario's own (null when nothing is fixed)
+ * @param keptConnections a proxy that moves its open client connections to a new upstream (the in-JVM Toxiproxy's
+ *                       harness-only mode, {@code Toxiproxy#canKeepConnections})
  */
-public record Needs(boolean processControl, boolean ownProxies, int spareNodes, Set<Knob> fixed, String fixedWhy) {
+public record Needs(boolean processControl, boolean ownProxies, int spareNodes, Set<Knob> fixed, String fixedWhy,
+                    boolean keptConnections) {
     /** Needs nothing beyond the main proxies. */
-    public static final Needs NOTHING = new Needs(false, false, -1, Set.of(), null);
+    public static final Needs NOTHING = new Needs(false, false, -1, Set.of(), null, false);
 
     public Needs {
         fixed = fixed.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(fixed));
     }
 
     public Needs withProcessControl() {
-        return new Needs(true, ownProxies, spareNodes, fixed, fixedWhy);
+        return new Needs(true, ownProxies, spareNodes, fixed, fixedWhy, keptConnections);
     }
 
     public Needs withOwnProxies() {
-        return new Needs(processControl, true, spareNodes, fixed, fixedWhy);
+        return new Needs(processControl, true, spareNodes, fixed, fixedWhy, keptConnections);
     }
 
     public Needs withSpareNodes(int n) {
-        return new Needs(processControl, ownProxies, n, fixed, fixedWhy);
+        return new Needs(processControl, ownProxies, n, fixed, fixedWhy, keptConnections);
+    }
+
+    /** A proxy that keeps client connections while it moves them to a new upstream. */
+    public Needs withKeptConnections() {
+        return new Needs(processControl, ownProxies, spareNodes, fixed, fixedWhy, true);
     }
 
     /** The claim depends on these settings' values in the scenario's own {@link Settings}, for the reason given. */
     public Needs withFixed(String why, Knob... knobs) {
-        return new Needs(processControl, ownProxies, spareNodes, Set.of(knobs), why);
+        return new Needs(processControl, ownProxies, spareNodes, Set.of(knobs), why, keptConnections);
     }
 
     /**
@@ -74,6 +82,7 @@ public record Needs(boolean processControl, boolean ownProxies, int spareNodes, 
         if (ownProxies) parts.add("own proxies");
         if (spareNodes >= 0) parts.add("N - quorum = " + spareNodes);
         if (!fixed.isEmpty()) parts.add("its own " + fixed);
+        if (keptConnections) parts.add("a proxy that keeps connections (in-JVM Toxiproxy)");
         return parts.isEmpty() ? "main proxies only" : String.join(", ", parts);
     }
 }

@@ -94,6 +94,10 @@ public final class ScenarioRunner {
         if (why == null && external && scenario.settings().nodes() != externalNodes.size()) {
             why = "set for N=" + scenario.settings().nodes() + " nodes, " + externalNodes.size() + " given";
         }
+        if (why == null && scenario.needs().keptConnections() && !toxiproxy.canKeepConnections()) {
+            why = "needs a proxy that moves open client connections to a new upstream: only the in-JVM Toxiproxy "
+                    + "has that (harness-only) mode, this is " + toxiproxy.mode();
+        }
         if (why != null) {
             ScenarioResult r = ScenarioResult.skipped(scenario, why, toxiproxyMode);
             System.out.println("[chaos] " + r.summary());

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -20,7 +21,8 @@ public final class Scenarios {
                     Stream.of(ContentionScripts.all(), NetworkScripts.all(), AmnesiaScripts.all(),
                                     ClockScripts.all(), StallScripts.all())
                             .flatMap(List::stream).sorted(Scenarios::byCatalogueNumber),
-                    DeploymentScripts.all().stream(), WatchdogScripts.all().stream(), LateGrantScripts.all().stream())
+                    DeploymentScripts.all().stream(), TopologyScripts.all().stream(), WatchdogScripts.all().stream(),
+                    LateGrantScripts.all().stream())
             .flatMap(s -> s).toList();
 
     private Scenarios() {}
@@ -32,10 +34,26 @@ public final class Scenarios {
     }
 
     /**
-     * Every scenario, in order: the core catalogue (1-14), then deployments d1a..d7, watchdog W1..W3, late grants L1.
+     * Every scenario, in order: the core catalogue (1-14), then deployments d1a..d7, topologies d8a..d11b, watchdog
+     * W1..W3, late grants L1.
      */
     public static List<Scenario> all() {
         return ALL;
+    }
+
+    /**
+     * The scenarios an id names: the one with that id ({@link #byId}), or, for a deployment family without one
+     * ("d8"), its variants in order ("d8a", "d8b": the claim and its twin).
+     *
+     * @throws NoSuchElementException for an unknown id
+     */
+    public static List<Scenario> select(String id) {
+        if (id.startsWith("d") && ALL.stream().noneMatch(s -> s.id().equals(id))) {
+            List<Scenario> family = ALL.stream().filter(s -> s.id().matches(Pattern.quote(id) + "[a-z]"))
+                    .toList();
+            if (!family.isEmpty()) return family;
+        }
+        return List.of(byId(id));
     }
 
     /**
@@ -47,7 +65,7 @@ public final class Scenarios {
     }
 
     /**
-     * A scenario by id ("1".."14", "4a", "4b", "4c", "d1a".."d7", "W1".."W3", "L1"; "4" is "4a").
+     * A scenario by id ("1".."14", "4a", "4b", "4c", "d1a".."d11b", "W1".."W3", "L1"; "4" is "4a").
      *
      * @throws NoSuchElementException for an unknown id
      */

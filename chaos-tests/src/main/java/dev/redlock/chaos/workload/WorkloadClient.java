@@ -36,8 +36,13 @@ public final class WorkloadClient implements AutoCloseable {
     private int leases;
 
     public WorkloadClient(int id, RedlockConfig config, History history, Resource resource, String lockName) {
+        this(id, Redlock.create(config), history, resource, lockName);
+    }
+
+    /** A client around a {@link Redlock} made elsewhere (e.g. with a stepped clock); {@link #close()} closes it. */
+    public WorkloadClient(int id, Redlock redlock, History history, Resource resource, String lockName) {
         this.id = id;
-        this.redlock = Redlock.create(config);
+        this.redlock = redlock;
         this.history = history;
         this.resource = resource;
         this.lockName = lockName;

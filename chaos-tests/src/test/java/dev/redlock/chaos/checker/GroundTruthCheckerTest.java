@@ -167,4 +167,18 @@ class GroundTruthCheckerTest {
     void aHistoryWithoutLeasesIsValid() {
         assertEquals(Validity.VALID, checker.check(new Histories().history()).validity());
     }
+
+    /**
+     * A client with a node list of its own (the first 3 nodes, quorum 2: an old client during a change of the node
+     * list) holds a quorum of its list on nodes 0 and 1 although two of the five nodes are no majority of them all;
+     * the same lease judged by the five nodes is not held.
+     */
+    @Test
+    void aLeaseIsJudgedByItsClientsOwnNodeList() {
+        Histories h = leaseOnTwoNodes().held(2, 0, 500, 5, "");
+        assertEquals(Validity.INVALID, checker.check(h.history()).validity(), "2 of 5 is no majority");
+        h.history().clientList(0, 3, 2);
+        Result r = checker.check(h.history());
+        assertEquals(Validity.VALID, r.validity(), "2 of its 3 nodes: " + r.anomalies());
+    }
 }

@@ -70,9 +70,11 @@ class DoctorIT {
         slowProxy = tp.client().createProxy("doctor-slow-" + listen, tp.listenHost() + ":" + listen,
                 tp.upstreamHost() + ":" + slow.port());
         slowProxy.toxics().latency("doctor-latency", ToxicDirection.DOWNSTREAM, LATENCY_MS);
-        // the slow node is marked fresh by hand (this process's run_id, born 0): the doctor must say FRESH
+        // the slow node is marked fresh by hand (this process's run_id and replication id, born 0): the doctor must
+        // say FRESH
         String run = slow.runId();
-        slow.command("HSET", "redlock:__node", "run", run, "born", "0", "hw", "0", "q", "0");
+        slow.command("HSET", "redlock:__node", "run", run, "rid", slow.info("replication", "master_replid"), "born", "0",
+                "hw", "0", "q", "0");
         String fastUri;
         try {
             fast = startFastClock(FaketimeServer.library(System.getProperty("faketime.lib")));

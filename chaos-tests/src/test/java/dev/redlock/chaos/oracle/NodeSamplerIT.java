@@ -41,8 +41,9 @@ class NodeSamplerIT {
         List<NodeSample> all = h.samples();
         assertTrue(all.stream().allMatch(s -> s.receivedNanos() >= s.sentNanos()), "reply after send");
         List<String> identities = all.stream().filter(NodeSample::answered).map(NodeSample::runId).distinct().toList();
-        assertEquals(2, identities.size(), "one run_id before the restart, another after: " + identities);
-        assertTrue(identities.stream().allMatch(id -> id.matches("[0-9a-f]{40}")), identities.toString());
+        assertEquals(2, identities.size(), "one identity before the restart, another after: " + identities);
+        assertTrue(identities.stream().allMatch(id -> id.matches("[0-9a-f]{40}:[0-9a-f]{40}")), "run_id:master_replid "
+                + identities);
         assertTrue(h.samplerErrors().isEmpty(), h.samplerErrors().toString());
     }
 

@@ -12,7 +12,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The scenarios whose set-up depends on the server, on the bundled Redis 7.0.15 (on every machine, whatever the
- * default server is): a replica's first sync, which 7.0 starts diskless after a 5 s delay by default (d3), and clock
+ * default server is): a replica's first sync, which 7.0 starts diskless after a 5 s delay by default (d3; d8a and
+ * d9a, whose failover and failback also read the promoted node's replication id), and clock
  * faults on a statically linked binary, which libfaketime cannot move (5, 6, d5): those must run simulated and say
  * so, never claim {@code faketime}.
  */
@@ -20,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class Redis70ScenariosIT {
 
     @ParameterizedTest(name = "{0} on Redis 7.0.15")
-    @ValueSource(strings = {"d3", "5", "6", "d5"})
+    @ValueSource(strings = {"d3", "d8a", "d9a", "5", "6", "d5"})
     void holdsItsClaimAndSaysHowItsClockFaultRan(String id) {
         Scenario s = Scenarios.byId(id);
         ScenarioResult r = ScenarioRunner.run(s, Toxiproxy.shared(), List.of(), BundledServer.REDIS_7_0.path());

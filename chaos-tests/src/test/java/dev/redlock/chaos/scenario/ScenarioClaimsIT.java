@@ -16,8 +16,9 @@ import org.opentest4j.TestAbortedException;
  * Every scenario of the chaos suite (docs/chaos.md), in catalogue order, each must show what it claims on real
  * redis-server processes behind Toxiproxy. The VIOLATION scenarios are the twins of SAFE ones: 3 shows the two
  * holders that 4a-4c prevent (amnesia guard, AOF always, delayed restart), d1b and d4a what d1a and d4b prevent
- * (identity check, preflight). {@code -Dredlock.chaos.scenarios=3,7} runs only those ({@code -Dchaos.seed=...}
- * replays a run).
+ * (identity check, preflight), d8b, d9b, d10c and d11b what d8a, d9a, d10a/b and d11a prevent (identity check on a
+ * kept connection and on a failback, membership records, the cap on guessed tokens).
+ * {@code -Dredlock.chaos.scenarios=3,7} runs only those ({@code -Dchaos.seed=...} replays a run).
  */
 @Tag("chaos")
 class ScenarioClaimsIT {
