@@ -43,6 +43,7 @@ final class QuorumCall implements RespCommand.Listener {
     private final QuorumRule.Tally answersTally;    // answers (not timeouts) against the capped rule
     private final long startNanos;
     private final LateGrants lateGrants;
+    private volatile CompletableFuture<?>[] replies;   // tracked for close() when late grants matter
     private final NodeVote[] votes;
     private ScheduledFuture<?> timer;
     private volatile Classifier classifier;
@@ -115,6 +116,14 @@ final class QuorumCall implements RespCommand.Listener {
             else timer = t;
         }
         this.classifier = classifier;
+        if (lateGrants != LateGrants.IGNORE) {
+            // close() waits for every answer, also after the call timed out: a late grant is released on arrival
+            replies = new CompletableFuture<?>[targets.length];
+            for (int slot = 0; slot < targets.length; slot++) {
+                replies[slot] = new CompletableFuture<Void>();
+                ctx.track(replies[slot]);
+            }
+        }
         for (int slot = 0; slot < targets.length; slot++) {
             final int s = slot;
             CompletableFuture<Object> raw;
@@ -145,6 +154,8 @@ final class QuorumCall implements RespCommand.Listener {
             }
         }
         vote(slot, v);
+        CompletableFuture<?>[] r = replies;
+        if (r != null) r[slot].complete(null);
     }
 
     /** The call's timer: every node that has not answered by now timed out. */

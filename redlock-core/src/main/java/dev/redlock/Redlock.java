@@ -579,14 +579,7 @@ public final class Redlock implements AutoCloseable {
         }
         List<CompletableFuture<?>> releases = new ArrayList<>(ctx.inFlight());
         for (LeaseCore l : List.copyOf(ctx.live())) releases.add(l.releaseOnClose());
-        try {
-            CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
-                    .get(ctx.config().nodeTimeout().toMillis() * 2 + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            log.debug("not every lease was released on close", e);
-        }
+        awaitCleanups(releases, ctx.config().nodeTimeout().toMillis() * 2 + 1000);
         ctx.releases().close();
         if (ctx.seams().scheduler() == null) ctx.scheduler().shutdownNow();
         if (ctx.seams().events() == null) ctx.events().shutdown();
@@ -599,6 +592,27 @@ public final class Redlock implements AutoCloseable {
             log.debug("not every node connection closed cleanly", e);
         }
         if (ownedGroup != null) ownedGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    }
+
+    /** Waits for the given work, then for the answers and releases the rounds left in flight, within the bound. */
+    private void awaitCleanups(List<CompletableFuture<?>> first, long boundMillis) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(boundMillis);
+        List<CompletableFuture<?>> work = first;
+        while (!work.isEmpty()) {
+            try {
+                CompletableFuture.allOf(work.toArray(CompletableFuture[]::new))
+                        .get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException e) {
+                log.debug("a release on close failed", e);
+            } catch (TimeoutException e) {
+                log.debug("not every lease was released on close", e);
+                return;
+            }
+            work = ctx.cleanups();
+        }
     }
 
     RedlockContext context() {

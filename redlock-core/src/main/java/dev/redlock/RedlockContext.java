@@ -40,6 +40,7 @@ final class RedlockContext {
     private final LongAdder fencePhases = new LongAdder();
     private final Set<LeaseCore> live = ConcurrentHashMap.newKeySet();
     private final Map<CompletableFuture<?>, String> pending = new ConcurrentHashMap<>();
+    private final Set<CompletableFuture<?>> cleanups = ConcurrentHashMap.newKeySet();
     private final Set<CompletableFuture<?>> inFlight = ConcurrentHashMap.newKeySet();
     private final ReleaseSignals releases = new ReleaseSignals(this);
     private final PreflightGate preflight;
@@ -161,6 +162,20 @@ final class RedlockContext {
     /** Rounds whose outcome is not known yet: {@link Redlock#close()} waits for them (bounded) before shutting down. */
     Set<CompletableFuture<?>> inFlight() { return inFlight; }
 
+    /**
+     * Work {@code Redlock.close()} waits for beside the rounds: a node's answer to an acquire still to come (a late
+     * grant is released when it arrives) and every release in flight. Without it, close could shut a node's
+     * connection between a late grant and its release, and leave the key until its TTL.
+     */
+    void track(CompletableFuture<?> work) {
+        if (work.isDone()) return;
+        cleanups.add(work);
+        work.whenComplete((x, e) -> cleanups.remove(work));
+    }
+
+    /** The tracked work not finished yet (see {@link #track}). */
+    List<CompletableFuture<?>> cleanups() { return List.copyOf(cleanups); }
+
     private volatile long roundEstimateNanos;
     private final LongAdder rounds = new LongAdder();
 
@@ -251,8 +266,10 @@ final class RedlockContext {
 
     /** A release script command ({@code release}, of {@code script}) sent to {@code targets}; every answer counts. */
     QuorumCall releaseCall(LuaScript script, Object[] release, int[] targets) {
-        return QuorumCall.start(this, RedlockListener.Operation.RELEASE, targets, true, ticker.nanoTime(),
+        QuorumCall call = QuorumCall.start(this, RedlockListener.Operation.RELEASE, targets, true, ticker.nanoTime(),
                 n -> n.eval(script, release), LeaseCore::ours, QuorumCall.LateGrants.IGNORE);
+        track(call.settled());
+        return call;
     }
 
     /**
