@@ -11,8 +11,6 @@ import dev.redlock.testkit.RedisProcess;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.Toxic;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongUnaryOperator;
 import org.slf4j.Logger;
@@ -39,7 +36,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Nemesis implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Nemesis.class);
-    private static final AtomicInteger TOXICS = new AtomicInteger();
     /**
      * Toxiproxy applies a toxic (or a disable) to open connections asynchronously: data already on its way through a
      * busy proxy can pass untouched. Every network fault waits this long ({@code -Dchaos.nemesis.settleMs}, default
@@ -120,7 +116,7 @@ public final class Nemesis implements AutoCloseable {
         }
         List<Proxy> ps = proxies(set, nodes);
         long start = History.now();
-        for (Proxy p : ps) io(p::disable);
+        for (Proxy p : ps) Toxics.io(p::disable);
         settle();
         return open(FaultKind.CUT, "proxies " + set + " of nodes " + Arrays.toString(nodes) + " disabled", nodes,
                 set.clients(), set.isMain(), start, () -> {
@@ -141,12 +137,12 @@ public final class Nemesis implements AutoCloseable {
         List<Toxic> toxics = new ArrayList<>();
         long start = History.now();
         for (Proxy p : proxies(set, nodes)) {
-            toxics.add(io(() -> p.toxics().latency(toxicName("latency"), dir, latency.toMillis())
+            toxics.add(Toxics.io(() -> p.toxics().latency(Toxics.toxicName("latency"), dir, latency.toMillis())
                     .setJitter(jitter.toMillis())));
         }
         settle();
         return open(FaultKind.LATENCY, set + " " + dir.name().toLowerCase() + " " + latency.toMillis() + "ms ±"
-                + jitter.toMillis() + "ms", nodes, set.clients(), false, start, () -> removeAll(toxics));
+                + jitter.toMillis() + "ms", nodes, set.clients(), false, start, () -> Toxics.removeAll(toxics));
     }
 
     /** Per-node upstream latency in one proxy set: {@code latencies[i]} for node i (0 = none). */
@@ -161,14 +157,14 @@ public final class Nemesis implements AutoCloseable {
             if (latenciesMs[i] <= 0) continue;
             Proxy p = cluster.proxy(set, i);
             long ms = latenciesMs[i];
-            toxics.add(io(() -> p.toxics().latency(toxicName("latency"), dir, ms)));
+            toxics.add(Toxics.io(() -> p.toxics().latency(Toxics.toxicName("latency"), dir, ms)));
             nodes.add(i);
         }
         settle();
         return open(FaultKind.LATENCY, set + " " + dir.name().toLowerCase() + " per node "
                 + Arrays.toString(latenciesMs) + "ms",
                 nodes.stream().mapToInt(Integer::intValue).toArray(), set.clients(), false, start,
-                () -> removeAll(toxics));
+                () -> Toxics.removeAll(toxics));
     }
 
     /**
@@ -182,12 +178,12 @@ public final class Nemesis implements AutoCloseable {
         List<Toxic> toxics = new ArrayList<>();
         long start = History.now();
         for (Proxy p : proxies(set, nodes)) {
-            toxics.add(io(() -> p.toxics().timeout(toxicName("blackhole-up"), ToxicDirection.UPSTREAM, 0)));
-            toxics.add(io(() -> p.toxics().timeout(toxicName("blackhole-down"), ToxicDirection.DOWNSTREAM, 0)));
+            toxics.add(Toxics.io(() -> p.toxics().timeout(Toxics.toxicName("blackhole-up"), ToxicDirection.UPSTREAM, 0)));
+            toxics.add(Toxics.io(() -> p.toxics().timeout(Toxics.toxicName("blackhole-down"), ToxicDirection.DOWNSTREAM, 0)));
         }
         settle();
         return open(FaultKind.BLACKHOLE, set + " timeout toxic (0 = never closes) both ways", nodes, set.clients(),
-                set.isMain(), start, () -> removeAll(toxics));
+                set.isMain(), start, () -> Toxics.removeAll(toxics));
     }
 
     /** reset_peer toxic: each connection is reset (TCP RST) on its first data. */
@@ -198,11 +194,11 @@ public final class Nemesis implements AutoCloseable {
         List<Toxic> toxics = new ArrayList<>();
         long start = History.now();
         for (Proxy p : proxies(set, nodes)) {
-            toxics.add(io(() -> p.toxics().resetPeer(toxicName("reset-peer"), ToxicDirection.UPSTREAM, 0)));
+            toxics.add(Toxics.io(() -> p.toxics().resetPeer(Toxics.toxicName("reset-peer"), ToxicDirection.UPSTREAM, 0)));
         }
         settle();
         return open(FaultKind.RESET_PEER, set + " reset_peer toxic, connections reset on first data", nodes,
-                set.clients(), set.isMain(), start, () -> removeAll(toxics));
+                set.clients(), set.isMain(), start, () -> Toxics.removeAll(toxics));
     }
 
     // ---- processes ----
@@ -246,7 +242,7 @@ public final class Nemesis implements AutoCloseable {
         String upstream = cluster.toxiproxy().upstreamHost() + ":" + replica.port();
         for (ProxySet set : cluster.proxySets()) {
             Proxy p = cluster.proxy(set, node);
-            io(() -> p.setUpstream(upstream));
+            Toxics.io(() -> p.setUpstream(upstream));
         }
         settle();
         try (FaultHandle h = open(FaultKind.FAILOVER, "node " + node + " failed over to the replica on port " + replica.port()
@@ -455,47 +451,5 @@ public final class Nemesis implements AutoCloseable {
         List<Proxy> ps = new ArrayList<>();
         for (int i : nodes) ps.add(cluster.proxy(set, i));
         return ps;
-    }
-
-    private static void removeAll(List<Toxic> toxics) throws IOException {
-        IOException first = null;
-        for (Toxic t : toxics) {
-            try {
-                t.remove();
-            } catch (IOException e) {
-                if (first == null) first = e;
-            }
-        }
-        if (first != null) throw first;
-    }
-
-    private static String toxicName(String kind) {
-        return ChaosCluster.TOXIC_PREFIX + kind + "-" + TOXICS.incrementAndGet();
-    }
-
-    @FunctionalInterface
-    private interface IoCall<T> {
-        T call() throws IOException;
-    }
-
-    @FunctionalInterface
-    private interface IoRun {
-        void run() throws IOException;
-    }
-
-    private static <T> T io(IoCall<T> c) {
-        try {
-            return c.call();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void io(IoRun r) {
-        try {
-            r.run();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
