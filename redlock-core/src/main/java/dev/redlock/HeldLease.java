@@ -73,6 +73,11 @@ final class HeldLease implements Lease {
         return token;
     }
 
+    /** The Redlock's shared state this lease belongs to. */
+    RedlockContext context() {
+        return ctx;
+    }
+
     /** The owner value written on the nodes (128 random bits, hex). */
     String owner() {
         return owner;
