@@ -293,8 +293,9 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
     @Override
     public synchronized List<Runnable> shutdownNow() {
         shutdown = true;
-        List<Runnable> dropped = new ArrayList<>(queue);
-        for (SimTask<?> t : queue) t.cancel(false);
+        List<SimTask<?>> tasks = new ArrayList<>(queue);
+        List<Runnable> dropped = new ArrayList<>(tasks);
+        for (SimTask<?> t : tasks) t.cancel(false);   // a cancel takes the task off the queue: not while iterating it
         queue.clear();
         foregroundQueued = 0;
         return dropped;

@@ -41,6 +41,9 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--trace-dir", defaultValue = "simulation-traces", description = "Where trace files go (default: ${DEFAULT-VALUE}).")
     Path traceDir;
 
+    @Option(names = "--stop-at-first", description = "Stop at the first violation (and print after how many seeds it came).")
+    boolean stopAtFirst;
+
     @Option(names = "--without-amnesia-guard", description = "Every client's restartQuarantine = 0 (known unsafe: shows the simulator finding it).")
     boolean withoutAmnesiaGuard;
 
@@ -74,10 +77,15 @@ final class SimulateCommand implements Callable<Integer> {
         for (int t = 0; t < cores; t++) {
             Thread w = new Thread(() -> {
                 long i;
-                while (System.nanoTime() < deadline && (i = next.getAndIncrement()) < count) {
+                while (System.nanoTime() < deadline && !(stopAtFirst && !failed.isEmpty())
+                        && (i = next.getAndIncrement()) < count) {
                     SimulationResult r = s.run(first + i);
                     done.incrementAndGet();
                     if (r.failed()) {
+                        if (failed.isEmpty()) {
+                            System.out.printf(Locale.ROOT, "[simulate] first violation after %d seeds, %.1f s: seed %d%n",
+                                    done.get(), (System.nanoTime() - start) / 1e9, r.seed());
+                        }
                         failed.add(r);
                         System.out.println("[simulate] VIOLATION seed " + r.seed() + ": " + r.violations().get(0));
                     }
