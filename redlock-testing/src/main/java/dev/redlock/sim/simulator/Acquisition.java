@@ -19,9 +19,15 @@ final class Acquisition {
     long endedAt = -1;
     /** The workload released it at this time (-1: not released). */
     long releasedAt = -1;
+    /** Since when (virtual ns, its client running) the lease is over unreleased and whenLost() has not completed. */
+    long lossDueSince = -1;
+    /** Its whenLost() was seen complete. */
+    boolean lossReported;
+    final ClientExecutor exec;
 
-    Acquisition(int client, int number, String resource, long invokedAt) {
+    Acquisition(int client, ClientExecutor exec, int number, String resource, long invokedAt) {
         this.client = client;
+        this.exec = exec;
         this.number = number;
         this.resource = resource;
         this.invokedAt = invokedAt;

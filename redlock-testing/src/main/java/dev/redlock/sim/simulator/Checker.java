@@ -16,13 +16,17 @@ import java.util.List;
  *   <li>{@code TOKEN_NOT_INCREASING}: a lease's token is above the token of every lease on the resource that was
  *       over (released, or its validity seen over) before the acquisition that won it began;</li>
  *   <li>{@code LOST_UPDATE}: the fenced register never applied a write over another value than its writer read
- *       (it refuses a token below the highest it has seen, so this is what a repeated or stale token can do).</li>
+ *       (it refuses a token below the highest it has seen, so this is what a repeated or stale token can do);</li>
+ *   <li>{@code LOSS_NOT_REPORTED}: a lease whose validity is over while its holder did not release it has its
+ *       {@link Lease#whenLost()} completed within {@link #LOSS_REPORT_NS} of its client's running time.</li>
  * </ul>
  * Sampling every millisecond can see an end of validity up to a millisecond late: that only makes the token check
  * weaker (an end seen late excuses more), never reports what did not happen. Not thread-safe: the loop only.
  */
 final class Checker {
     static final long SAMPLE_NS = 1_000_000;
+    /** How long after a lease's validity was seen over its loss must be reported (its client not paused). */
+    static final long LOSS_REPORT_NS = 5_000_000;
 
     private final SimScheduler time;
     private final SimTrace trace;
@@ -44,8 +48,8 @@ final class Checker {
         return violations;
     }
 
-    Acquisition invoked(int client, int number, String resource) {
-        Acquisition a = new Acquisition(client, number, resource, time.nanoTime());
+    Acquisition invoked(int client, ClientExecutor exec, int number, String resource) {
+        Acquisition a = new Acquisition(client, exec, number, resource, time.nanoTime());
         all.add(a);
         return a;
     }
@@ -93,12 +97,26 @@ final class Checker {
                 }
             }
         }
+        for (Acquisition a : all) {
+            if (a.won() && a.endedAt >= 0 && a.releasedAt < 0 && !a.lossReported) lossReported(a, now);
+        }
         for (int r = 0; r < resources.length; r++) {
             long lost = Register.lostUpdates(store, resources[r]);
             if (lost > lostSeen[r]) {
                 lostSeen[r] = lost;
                 fail(Violation.Kind.LOST_UPDATE, resources[r] + ": " + Register.lastLost(store, resources[r]));
             }
+        }
+    }
+
+    private void lossReported(Acquisition a, long now) {
+        if (a.lease.whenLost().isDone()) {
+            a.lossReported = true;
+        } else if (a.lossDueSince < 0 || a.exec.isPaused()) {
+            a.lossDueSince = now;   // a paused client's timers wait: its time to report starts when it runs
+        } else if (now - a.lossDueSince > LOSS_REPORT_NS) {
+            fail(Violation.Kind.LOSS_NOT_REPORTED, a.label() + " is over (validity left " + a.lease.remainingValidity().toNanos()
+                    + "ns), not released, and whenLost() has not completed " + ms(now - a.lossDueSince) + " later");
         }
     }
 

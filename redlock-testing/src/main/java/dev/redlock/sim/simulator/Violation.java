@@ -20,6 +20,8 @@ public record Violation(Kind kind, long atNanos, String detail) {
         TOKEN_NOT_INCREASING,
         /** The fenced register applied a write over another value than its writer read (not linearizable). */
         LOST_UPDATE,
+        /** A lease's validity was over, its holder had not released it, and {@code whenLost()} did not complete. */
+        LOSS_NOT_REPORTED,
         /** Once every fault had healed, a resource could not be acquired within the bound. */
         NOT_LIVE,
         /** A client's operation did not end (a future never completed) long after the workload should have. */

@@ -68,7 +68,7 @@ final class Workload {
         String resource = resources[random.nextInt(resources.length)];
         long ttlMs = client.plan.minTtlMs + random.nextLong(client.plan.maxTtlMs - client.plan.minTtlMs + 1);
         Duration ttl = Duration.ofMillis(ttlMs);
-        Acquisition a = checker.invoked(client.index, ++number, resource);
+        Acquisition a = checker.invoked(client.index, client.exec, ++number, resource);
         boolean once = random.nextInt(3) == 0;
         record("acquire " + a.label() + " ttl " + ttlMs + "ms" + (once ? " once" : ""));
         Supplier<CompletableFuture<Lease>> call = once
