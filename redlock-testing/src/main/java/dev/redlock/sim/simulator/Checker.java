@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The safety properties, checked from the clients' own view of their leases and the fenced register's truth, at
- * every grant and release and every millisecond of virtual time in between:
+ * every grant and release and every millisecond of virtual time in between (the register after every write):
  * <ul>
  *   <li>{@code TWO_HOLDERS}: at no moment do two leases on one resource both answer {@link Lease#isValid()} (each
  *       on its own client's clock);</li>
@@ -32,6 +32,10 @@ final class Checker {
     private final SimTrace trace;
     private final SimNode store;
     private final List<Acquisition> all = new ArrayList<>();
+    /** Won and not yet seen over: what the periodic check compares. */
+    private final List<Acquisition> held = new ArrayList<>();
+    /** Over without a release: their whenLost() is due. */
+    private final List<Acquisition> lossDue = new ArrayList<>();
     private final List<Violation> violations = new ArrayList<>();
     private final String[] resources;
     private final long[] lostSeen;
@@ -60,6 +64,7 @@ final class Checker {
         a.lease = lease;
         a.token = lease.fencingToken();
         a.grantedAt = time.nanoTime();
+        held.add(a);
         if (trace.enabled()) trace.record("check won " + a.label() + " valid " + lease.remainingValidity().toNanos() + "ns");
         for (Acquisition b : all) {
             if (b == a || !b.won() || !b.resource.equals(a.resource)) continue;
@@ -78,17 +83,18 @@ final class Checker {
         a.releasedAt = time.nanoTime();
     }
 
-    /** Every lease's validity now, and the register's truth: what the periodic check and every event run. */
+    /** Every held lease's validity now, and the losses due: what the periodic check and every event run. */
     void sample() {
         long now = time.nanoTime();
-        for (Acquisition a : all) {
-            if (a.held() && !a.lease.isValid()) a.endedAt = now;
+        for (int i = 0; i < held.size(); i++) {
+            Acquisition a = held.get(i);
+            if (a.endedAt < 0 && !a.lease.isValid()) a.endedAt = now;
         }
-        for (int i = 0; i < all.size(); i++) {
-            Acquisition a = all.get(i);
+        for (int i = 0; i < held.size(); i++) {
+            Acquisition a = held.get(i);
             if (!a.held()) continue;
-            for (int j = i + 1; j < all.size(); j++) {
-                Acquisition b = all.get(j);
+            for (int j = i + 1; j < held.size(); j++) {
+                Acquisition b = held.get(j);
                 if (b.held() && b.resource.equals(a.resource)) {
                     fail(Violation.Kind.TWO_HOLDERS, a.label() + " (validity left " + a.lease.remainingValidity().toNanos()
                             + "ns) and " + b.label() + " (validity left " + b.lease.remainingValidity().toNanos() + "ns)");
@@ -97,10 +103,23 @@ final class Checker {
                 }
             }
         }
-        for (Acquisition a : all) {
-            if (a.won() && a.endedAt >= 0 && a.releasedAt < 0 && !a.lossReported) lossReported(a, now);
+        for (int i = held.size() - 1; i >= 0; i--) {
+            Acquisition a = held.get(i);
+            if (a.held()) continue;
+            held.remove(i);
+            if (a.releasedAt < 0) lossDue.add(a);
         }
+        for (int i = lossDue.size() - 1; i >= 0; i--) {
+            Acquisition a = lossDue.get(i);
+            if (a.releasedAt < 0 && !a.lossReported) lossReported(a, now);
+            if (a.releasedAt >= 0 || a.lossReported) lossDue.remove(i);
+        }
+    }
+
+    /** A fenced write on {@code resource}'s register completed: the register's truth, read from its node. */
+    void wrote(String resource) {
         for (int r = 0; r < resources.length; r++) {
+            if (!resources[r].equals(resource)) continue;
             long lost = Register.lostUpdates(store, resources[r]);
             if (lost > lostSeen[r]) {
                 lostSeen[r] = lost;

@@ -102,6 +102,7 @@ final class Workload {
                 opsLeft--;
                 then(Register.write(client.store, a.resource, a.token, value, "c" + client.index + "#" + a.number), (ok, x) -> {
                     record("write " + a.label() + " over " + value + (Boolean.TRUE.equals(ok) ? " accepted" : " refused"));
+                    checker.wrote(a.resource);
                     use(a, ttl, writes - 1);
                 });
             });
