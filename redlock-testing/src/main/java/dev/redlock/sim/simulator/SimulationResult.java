@@ -9,7 +9,8 @@ import java.util.List;
  * @param seed         the seed: {@code simulate --seed <seed>} replays it
  * @param world        the seed's world (nodes, clients, settings), as text
  * @param faults       the fault schedule that ran (after shrinking: the faults kept)
- * @param operations   client operations run (acquisitions and fenced writes)
+ * @param operations   client operations the workload was given (acquisitions and fenced writes; a run that
+ *                     stops at a violation runs fewer)
  * @param leases       leases won
  * @param virtualNanos virtual time the run took
  * @param violations   the properties broken (empty: none); the run stops at the first

@@ -18,8 +18,8 @@ import java.util.concurrent.CompletableFuture;
  * configuration tolerates ({@link Nemesis}), and the checker's safety properties at every step ({@link Checker}).
  * Then every fault is healed and each resource must be acquirable again within a bound (liveness). Everything comes
  * from the seed: a run replays exactly ({@link SimulationResult#trace()} is byte for byte the same), and a failing
- * seed's schedule can be shrunk to the faults it needs ({@link #shrink}). Immutable; one run per thread at a time
- * per instance is not required (runs share nothing).
+ * seed's schedule can be shrunk to the faults it needs ({@link #shrink}). Immutable and thread-safe: runs share
+ * nothing, so seeds can run on several threads at once.
  *
  * <p>It covers what the model covers (see the module's README): it does not replace the chaos suite on real servers.
  */
