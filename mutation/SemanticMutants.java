@@ -31,7 +31,10 @@ import java.util.regex.Pattern;
  * first if a run was killed hard. A mutant whose original snippet is no longer in the code is reported "does not
  * apply" (re-anchor it), one that does not compile "does not compile".
  *
- * <p>Run from the repository root: {@code java mutation/SemanticMutants.java [--only M01,M05] [--layers chaos,tests]
+ * <p>Layer (c), {@code --layers sim} (not in the default), runs the deterministic simulator: {@code --sim-seeds N}
+ * seeds (default 2000) until the first violation.
+ *
+ * <p>Run from the repository root: {@code java mutation/SemanticMutants.java [--only M01,M05] [--layers chaos,tests,sim]
  * [--no-baseline] [--no-build] [--scenarios "1 8 12"] [--check]}; {@code --check} only reports which mutants still apply. Needs a JDK 17+ and Maven on the PATH; about 3 to 5 minutes
  * per mutant on 2 cores.
  */
@@ -50,7 +53,7 @@ public final class SemanticMutants {
         }
     }
 
-    record Row(Mutant m, String status, LayerResult chaos, LayerResult tests) {}
+    record Row(Mutant m, String status, LayerResult chaos, LayerResult tests, LayerResult sim) {}
 
     private static final Path BACKUP = Path.of("target", "mutation", "backup");
     private static final Map<Path, byte[]> ORIGINALS = new LinkedHashMap<>();
@@ -97,9 +100,10 @@ public final class SemanticMutants {
             compileCore(root, out.resolve("baseline-compile.log"));
             LayerResult c = layers.contains("chaos") ? chaos(root, out.resolve("baseline"), scenarios) : LayerResult.NOT_RUN;
             LayerResult t = layers.contains("tests") ? tests(root, out.resolve("baseline")) : LayerResult.NOT_RUN;
-            System.out.printf(Locale.ROOT, "[mutation] baseline: chaos %s %s, tests %s %s%n", c.verdict(), c.detail(),
-                    t.verdict(), t.detail());
-            if (c.killed() || t.killed()) {
+            LayerResult sim = layers.contains("sim") ? Simulation.layer(root, out.resolve("baseline"), opts.getOrDefault("sim-seeds", "2000")) : LayerResult.NOT_RUN;
+            System.out.printf(Locale.ROOT, "[mutation] baseline: chaos %s %s, tests %s %s, simulator %s %s%n", c.verdict(), c.detail(),
+                    t.verdict(), t.detail(), sim.verdict(), sim.detail());
+            if (c.killed() || t.killed() || sim.killed()) {
                 System.out.println("[mutation] WARNING: the unmutated code fails a layer; a 'KILLED' below may be that "
                         + "failure, not the mutant (re-run the mutant with --only)");
             }
@@ -110,7 +114,7 @@ public final class SemanticMutants {
             String why = applies(m);
             if (why != null) {
                 System.out.println("[mutation] " + m.id() + " DOES NOT APPLY: " + why);
-                rows.add(new Row(m, "does not apply: " + why, LayerResult.NOT_RUN, LayerResult.NOT_RUN));
+                rows.add(new Row(m, "does not apply: " + why, LayerResult.NOT_RUN, LayerResult.NOT_RUN, LayerResult.NOT_RUN));
                 continue;
             }
             Path dir = out.resolve(m.id());
@@ -120,7 +124,7 @@ public final class SemanticMutants {
                 apply(m);
                 if (!compileCore(root, dir.resolve("compile.log"))) {
                     System.out.println("[mutation] " + m.id() + " does not compile; see " + dir.resolve("compile.log"));
-                    rows.add(new Row(m, "does not compile", LayerResult.NOT_RUN, LayerResult.NOT_RUN));
+                    rows.add(new Row(m, "does not compile", LayerResult.NOT_RUN, LayerResult.NOT_RUN, LayerResult.NOT_RUN));
                     continue;
                 }
                 LayerResult c = layers.contains("chaos") ? chaos(root, dir, scenarios) : LayerResult.NOT_RUN;
@@ -131,7 +135,11 @@ public final class SemanticMutants {
                 if (t != LayerResult.NOT_RUN) {
                     System.out.printf(Locale.ROOT, "[mutation] %s tests: %s %s (%ds)%n", m.id(), t.verdict(), t.detail(), t.seconds());
                 }
-                rows.add(new Row(m, "applied", c, t));
+                LayerResult sim = layers.contains("sim") ? Simulation.layer(root, dir, opts.getOrDefault("sim-seeds", "2000")) : LayerResult.NOT_RUN;
+                if (sim != LayerResult.NOT_RUN) {
+                    System.out.printf(Locale.ROOT, "[mutation] %s simulator: %s %s (%ds)%n", m.id(), sim.verdict(), sim.detail(), sim.seconds());
+                }
+                rows.add(new Row(m, "applied", c, t, sim));
             } finally {
                 restore();
             }
@@ -387,6 +395,42 @@ public final class SemanticMutants {
         return failed;
     }
 
+    /**
+     * (c) The deterministic simulator ({@code simulate} of the chaos CLI, the mutated core's classes ahead of the
+     * shaded jar) over seeds 1.. until the first violation; the failing seed is replayed alone to confirm (a seed is
+     * deterministic, so a replay that passes means the run itself was broken, not the mutant caught).
+     */
+    static final class Simulation {
+        private static final Pattern FIRST = Pattern.compile("first violation after (\\d+) seeds, ([0-9.]+) s: seed (\\d+)");
+        private static final Pattern VIOLATION = Pattern.compile("VIOLATION seed \\d+: [0-9.]+ms (\\w+)");
+
+        static LayerResult layer(Path root, Path dir, String seeds) throws Exception {
+            long t = System.nanoTime();
+            int code = run(root, dir.resolve("sim.log"), Duration.ofMinutes(20), simulate(dir, "--seeds", seeds, "--seed", "1",
+                    "--threads", "2", "--stop-at-first"));
+            String log = Files.readString(dir.resolve("sim.log"));
+            long s = (System.nanoTime() - t) / 1_000_000_000L;
+            Matcher first = FIRST.matcher(log);
+            if (code == 0) return new LayerResult("survived", seeds + " seeds", s);
+            if (!first.find()) return new LayerResult("KILLED", code == TIMED_OUT ? "timed out" : "exit " + code, s);
+            String seed = first.group(3);
+            Matcher kind = VIOLATION.matcher(log);
+            String what = kind.find() ? kind.group(1) : "?";
+            int replay = run(root, dir.resolve("sim-replay.log"), Duration.ofMinutes(5), simulate(dir, "--seed", seed));
+            if (replay != 1) return new LayerResult("survived", "seed " + seed + " did not fail again on replay", s);
+            return new LayerResult("KILLED", what + ", seed " + seed + " after " + first.group(1) + " seeds, "
+                    + first.group(2) + " s", s);
+        }
+
+        private static String[] simulate(Path dir, String... args) {
+            List<String> cmd = new ArrayList<>(List.of(javaBin(), "-cp",
+                    "redlock-core/target/classes" + File.pathSeparator + "chaos-tests/target/redlock-chaos.jar",
+                    "dev.redlock.chaos.cli.ChaosCli", "simulate", "--trace-dir", dir.resolve("sim-traces").toString()));
+            cmd.addAll(List.of(args));
+            return cmd.toArray(String[]::new);
+        }
+    }
+
     private static String shorten(String s, int max) {
         return s.length() <= max ? s : s.substring(0, max - 1) + "…";
     }
@@ -430,9 +474,9 @@ public final class SemanticMutants {
 
     static String report(List<Row> rows, Duration wall) {
         StringBuilder sb = new StringBuilder();
-        sb.append("| id | category | mutant | chaos suite alone | project tests | verdict |\n");
-        sb.append("|---|---|---|---|---|---|\n");
-        int[] applied = new int[2], byChaos = new int[2], byAll = new int[2];   // [safety, liveness]
+        sb.append("| id | category | mutant | chaos suite alone | project tests | simulator | verdict |\n");
+        sb.append("|---|---|---|---|---|---|---|\n");
+        int[] applied = new int[2], byChaos = new int[2], byAll = new int[2], bySim = new int[2];   // [safety, liveness]
         for (Row r : rows) {
             int k = r.m().category().equals("safety") ? 0 : 1;
             String verdict;
@@ -441,18 +485,22 @@ public final class SemanticMutants {
             } else {
                 applied[k]++;
                 if (r.chaos().killed()) byChaos[k]++;
-                boolean all = r.chaos().killed() || r.tests().killed();
+                if (r.sim().killed()) bySim[k]++;
+                boolean all = r.chaos().killed() || r.tests().killed() || r.sim().killed();
                 if (all) byAll[k]++;
                 verdict = all ? "killed" : "SURVIVED";
             }
             sb.append("| ").append(r.m().id()).append(" | ").append(r.m().category()).append(" | ")
               .append(r.m().name()).append(": ").append(r.m().description()).append(" | ")
-              .append(cell(r.chaos())).append(" | ").append(cell(r.tests())).append(" | ").append(verdict).append(" |\n");
+              .append(cell(r.chaos())).append(" | ").append(cell(r.tests())).append(" | ").append(cell(r.sim()))
+              .append(" | ").append(verdict).append(" |\n");
         }
         sb.append('\n');
         sb.append(String.format(Locale.ROOT, "chaos suite alone: %d/%d killed (safety %d/%d, liveness %d/%d)%n",
                 byChaos[0] + byChaos[1], applied[0] + applied[1], byChaos[0], applied[0], byChaos[1], applied[1]));
-        sb.append(String.format(Locale.ROOT, "all tests (chaos suite + project tests): %d/%d killed (safety %d/%d, liveness %d/%d)%n",
+        sb.append(String.format(Locale.ROOT, "simulator alone: %d/%d killed (safety %d/%d, liveness %d/%d)%n",
+                bySim[0] + bySim[1], applied[0] + applied[1], bySim[0], applied[0], bySim[1], applied[1]));
+        sb.append(String.format(Locale.ROOT, "all layers: %d/%d killed (safety %d/%d, liveness %d/%d)%n",
                 byAll[0] + byAll[1], applied[0] + applied[1], byAll[0], applied[0], byAll[1], applied[1]));
         sb.append("wall time: ").append(wall.toMinutes()).append(" min ").append(wall.toSecondsPart()).append(" s\n");
         return sb.toString();
@@ -470,7 +518,7 @@ public final class SemanticMutants {
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
-                case "--only", "--layers", "--scenarios", "--file" -> {
+                case "--only", "--layers", "--scenarios", "--file", "--sim-seeds" -> {
                     if (i + 1 >= args.length) usage("missing value after " + a);
                     o.put(a.substring(2), args[++i]);
                 }
@@ -480,14 +528,14 @@ public final class SemanticMutants {
             }
         }
         for (String l : o.getOrDefault("layers", "chaos,tests").split(",")) {
-            if (!l.equals("chaos") && !l.equals("tests")) usage("--layers takes chaos and/or tests, got " + l);
+            if (!l.equals("chaos") && !l.equals("tests") && !l.equals("sim")) usage("--layers takes chaos, tests and/or sim, got " + l);
         }
         return o;
     }
 
     private static void usage(String error) {
         if (error != null) System.err.println(error);
-        System.err.println("usage: java mutation/SemanticMutants.java [--only M01,M02] [--layers chaos,tests] "
+        System.err.println("usage: java mutation/SemanticMutants.java [--only M01,M02] [--layers chaos,tests,sim] [--sim-seeds 2000] "
                 + "[--scenarios \"1 8 12\"] [--no-baseline] [--no-build] [--check] [--file mutation/semantic-mutants.txt]");
         System.exit(error == null ? 0 : 2);
     }

@@ -33,6 +33,11 @@ final class HeldLease extends LeaseCore implements Lease {
         return resource;
     }
 
+    /** The Redlock's shared state this lease belongs to. */
+    RedlockContext context() {
+        return ctx;
+    }
+
     @Override
     String kind() {
         return "Lease";

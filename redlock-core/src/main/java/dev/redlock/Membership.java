@@ -4,6 +4,8 @@ import dev.redlock.internal.RedisUri;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -106,14 +108,30 @@ final class Membership {
         String[] ids = membership.split("\\+");
         List<CompletableFuture<String>> parts = new ArrayList<>();
         for (String other : ids) {
-            parts.add(ctx.node(node).command("GET", ctx.config().keyPrefix() + "__members:" + other)
-                    .handle((d, e) -> "node list " + other + (d instanceof String text ? " = " + text : ""))
-                    .completeOnTimeout("node list " + other, ctx.config().nodeTimeout().toMillis(), TimeUnit.MILLISECONDS));
+            CompletableFuture<String> part = ctx.node(node).command("GET", ctx.config().keyPrefix() + "__members:" + other)
+                    .handle((d, e) -> "node list " + other + (d instanceof String text ? " = " + text : ""));
+            parts.add(completeOnTimeout(ctx, part, "node list " + other));
         }
         return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(x -> {
             String first = parts.get(0).join();
             return parts.size() == 1 ? first : "transition configuration: " + first + ", previous " + parts.get(1).join();
         });
+    }
+
+    /**
+     * {@code part}, or {@code fallback} after a node timeout on the context's scheduler (not the JDK's own delay
+     * thread: a Redlock on injected seams runs its timers on their scheduler, virtual time included).
+     */
+    private static CompletableFuture<String> completeOnTimeout(RedlockContext ctx, CompletableFuture<String> part,
+                                                               String fallback) {
+        try {
+            ScheduledFuture<?> t = ctx.scheduler().schedule(() -> part.complete(fallback),
+                    ctx.config().nodeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            part.whenComplete((x, e) -> t.cancel(false));
+        } catch (RejectedExecutionException e) {   // closed: no answer will be waited for
+            part.complete(fallback);
+        }
+        return part;
     }
 
     /** {@link RedisUri#listId}: the one definition, shared with the doctor. */

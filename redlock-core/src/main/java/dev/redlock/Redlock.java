@@ -73,37 +73,7 @@ public final class Redlock implements AutoCloseable {
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     static {
-        RedlockInternals.install(new RedlockInternals.Bridge() {
-            @Override
-            public RedlockListener listeners(Redlock redlock) {
-                return redlock.ctx.listeners();
-            }
-
-            @Override
-            public Ticker ticker(Redlock redlock) {
-                return redlock.ctx.ticker();
-            }
-
-            @Override
-            public String ownerValue(Lease lease) {
-                return lease instanceof HeldLease h ? h.owner() : "";
-            }
-
-            @Override
-            public void checkMayBlock(Redlock redlock, String method, String alternative) {
-                redlock.ctx.checkMayBlock(method, alternative);
-            }
-
-            @Override
-            public Redlock create(RedlockConfig config, Seams seams) {
-                return Redlock.create(config, seams, ConnectionCheck.NONE);
-            }
-
-            @Override
-            public Redlock create(RedlockConfig config, List<? extends NodeTransport> transports, Seams seams) {
-                return Redlock.create(config, transports, seams);
-            }
-        });
+        RedlockInternals.install(new InternalBridge());
     }
 
     private final RedlockContext ctx;
@@ -339,7 +309,12 @@ public final class Redlock implements AutoCloseable {
      * released at once. {@link #close()} completes it with a {@link RedlockException}.
      */
     public CompletableFuture<Lease> acquireAsync(String resource, Duration ttl) {
-        return handedOver(start(resource, ttl, ctx.config().retryCount() + 1, RedlockListener.AcquireMode.ASYNC));
+        return startAsync(resource, ttl, ctx.config().retryCount() + 1, RedlockListener.AcquireMode.ASYNC);
+    }
+
+    /** An acquisition of up to {@code rounds} rounds as the caller's future: cancelling it cancels the acquisition. */
+    CompletableFuture<Lease> startAsync(String resource, Duration ttl, int rounds, RedlockListener.AcquireMode mode) {
+        return handedOver(start(resource, ttl, rounds, mode));
     }
 
     /**
@@ -525,13 +500,13 @@ public final class Redlock implements AutoCloseable {
         List<String> failures = new ArrayList<>();
         List<Object> keys = List.of(ctx.markerKey());
         // an administrative call, not a lock round: every node in parallel, with room for a slow or loaded machine
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
+        long deadline = ctx.ticker().nanoTime() + TimeUnit.MILLISECONDS.toNanos(
                 10 * ctx.config().nodeTimeout().toMillis() + NodeClient.connectTimeoutMs(ctx.config()));
         List<CompletableFuture<Object>> sent = new ArrayList<>();
-        for (NodeClient n : ctx.nodes()) sent.add(markFresh(n, keys, deadline));
+        for (NodeClient n : ctx.nodes()) sent.add(markFresh(ctx, n, keys, deadline));
         for (int i = 0; i < sent.size(); i++) {
             try {
-                Object r = sent.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                Object r = sent.get(i).get(Math.max(0, deadline - ctx.ticker().nanoTime()), TimeUnit.NANOSECONDS);
                 if (((Number) r).longValue() == 1) marked++;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -548,14 +523,22 @@ public final class Redlock implements AutoCloseable {
      * MARK_FRESH on one node. SET NX is idempotent, so a failed attempt (a connection not made in time on a cold or
      * loaded start) is sent again 100 ms later while the deadline leaves room; an error reply is final.
      */
-    private static CompletableFuture<Object> markFresh(NodeClient n, List<Object> keys, long deadline) {
+    private static CompletableFuture<Object> markFresh(RedlockContext ctx, NodeClient n, List<Object> keys, long deadline) {
         return n.eval(LuaScript.MARK_FRESH, keys).exceptionallyCompose(e -> {
             boolean errorReply = Failures.unwrap(e) instanceof RedisErrorException;
-            if (errorReply || deadline - System.nanoTime() < TimeUnit.MILLISECONDS.toNanos(200)) {
+            if (errorReply || deadline - ctx.ticker().nanoTime() < TimeUnit.MILLISECONDS.toNanos(200)) {
                 return CompletableFuture.failedFuture(e);
             }
-            return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS))
-                    .thenCompose(x -> markFresh(n, keys, deadline));
+            CompletableFuture<Object> again = new CompletableFuture<>();
+            try {
+                ctx.scheduler().schedule(() -> markFresh(ctx, n, keys, deadline).whenComplete((r, x) -> {
+                    if (x != null) again.completeExceptionally(x);
+                    else again.complete(r);
+                }), 100, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException closed) {
+                return CompletableFuture.failedFuture(e);
+            }
+            return again;
         });
     }
 

@@ -5,7 +5,9 @@ import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
 import dev.redlock.RedlockListener;
 import dev.redlock.spi.NodeTransport;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Objects;
 
 /**
@@ -33,6 +35,10 @@ public final class RedlockInternals {
         Redlock create(RedlockConfig config, Seams seams);
 
         Redlock create(RedlockConfig config, List<? extends NodeTransport> transports, Seams seams);
+
+        CompletableFuture<Boolean> extendAsync(Lease lease, Duration ttl);
+
+        CompletableFuture<Lease> tryAcquireAsync(Redlock redlock, String resource, Duration ttl);
     }
 
     /** Called once, by {@code Redlock}. */
@@ -86,6 +92,26 @@ public final class RedlockInternals {
             throw new IllegalStateException("dev.redlock.Redlock is missing", e);
         }
         return bridge;
+    }
+
+    /**
+     * One extension round of {@code lease} (a lease of a {@link Redlock}) to {@code ttl}, without blocking: true when
+     * a quorum re-set the TTL before the validity ended (the new validity counts from the round's start), false
+     * otherwise (the lease is not marked lost: {@link Lease#extend} does that). What the blocking
+     * {@link Lease#extend} runs, for code on a single simulated thread.
+     *
+     * @throws IllegalArgumentException when {@code lease} is not a Redlock's, or on a bad TTL
+     */
+    public static CompletableFuture<Boolean> extendAsync(Lease lease, Duration ttl) {
+        return bridge().extendAsync(Objects.requireNonNull(lease, "lease"), ttl);
+    }
+
+    /**
+     * One acquire round without retries, without blocking: {@link Redlock#tryAcquire}'s round; the future fails with
+     * a {@code LockUnavailableException} when the round did not win. Cancelling it abandons the round.
+     */
+    public static CompletableFuture<Lease> tryAcquireAsync(Redlock redlock, String resource, Duration ttl) {
+        return bridge().tryAcquireAsync(Objects.requireNonNull(redlock, "redlock"), resource, ttl);
     }
 
     /** The monotonic clock {@code redlock} times its leases' validity on. */

@@ -43,6 +43,8 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
     private boolean shutdown;
     private volatile Thread loopThread;
     private volatile Thread owner;
+    private long instantLimit = Long.MAX_VALUE;
+    private long atThisInstant;
 
     /** A loop at virtual time 0 whose {@link #random()} is seeded with {@code seed}. */
     public SimScheduler(long seed) {
@@ -66,6 +68,16 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
     /** Virtual nanoseconds since the loop was created: moves only when the loop runs a later task. */
     public long nanoTime() {
         return now;
+    }
+
+    /**
+     * Stops a run that takes more than {@code tasks} tasks at one virtual instant (a task that keeps rescheduling
+     * itself with no delay would otherwise hold virtual time still forever): the run throws
+     * {@link SimStalledException}. Default: no limit.
+     */
+    public synchronized void limitTasksPerInstant(long tasks) {
+        if (tasks < 1) throw new IllegalArgumentException("tasks must be >= 1, got " + tasks);
+        this.instantLimit = tasks;
     }
 
     /** How many tasks the loop has run so far. */
@@ -133,7 +145,15 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
                     }
                     queue.poll();
                     if (!next.background()) foregroundQueued--;
-                    if (next.due() > now) now = next.due();
+                    if (next.due() > now) {
+                        now = next.due();
+                        atThisInstant = 0;
+                    } else if (++atThisInstant > instantLimit) {
+                        queue.add(next);
+                        if (!next.background()) foregroundQueued++;
+                        throw new SimStalledException(atThisInstant - 1 + " tasks ran at virtual time " + now
+                                + " ns without time moving (a task that reschedules itself with no delay?)");
+                    }
                     executed++;
                 }
                 ran++;
@@ -144,6 +164,12 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
                 loopThread = null;
             }
         }
+    }
+
+    /** When the next task is due (virtual ns), or {@link Long#MAX_VALUE} when none is queued. */
+    public synchronized long nextTaskTime() {
+        SimTask<?> next = queue.peek();
+        return next == null ? Long.MAX_VALUE : next.due();
     }
 
     /** Runs the next due task (at its time), if any; returns whether one ran. */
@@ -267,8 +293,9 @@ public final class SimScheduler extends AbstractExecutorService implements Sched
     @Override
     public synchronized List<Runnable> shutdownNow() {
         shutdown = true;
-        List<Runnable> dropped = new ArrayList<>(queue);
-        for (SimTask<?> t : queue) t.cancel(false);
+        List<SimTask<?>> tasks = new ArrayList<>(queue);
+        List<Runnable> dropped = new ArrayList<>(tasks);
+        for (SimTask<?> t : tasks) t.cancel(false);   // a cancel takes the task off the queue: not while iterating it
         queue.clear();
         foregroundQueued = 0;
         return dropped;

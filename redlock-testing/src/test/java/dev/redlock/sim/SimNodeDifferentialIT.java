@@ -38,12 +38,18 @@ class SimNodeDifferentialIT {
                 Arguments.of("7.0", (Supplier<Path>) Redis70Binary::path));
     }
 
+    /** The build's seed; a seed that shows a difference is a bug of the model to fix, never a seed to swap. */
+    private static final long FIXED_SEED = 20_261_204L;
+
     @ParameterizedTest(name = "redis {0}")
     @MethodSource("servers")
     void theModelAnswersAsTheRealServerDoes(String line, Supplier<Path> binary) {
         Path bin = binary.get();
         assumeTrue(bin != null, "no redis-server " + line + " binary for this platform");
-        long seed = Seeds.seed("SimNodeDifferentialIT redis " + line);
+        // a fixed seed in the build (the same sequences every run, so a red build is a change, not a draw);
+        // -Dredlock.sim.explore=true draws fresh ones, -Dredlock.seed=... replays one
+        long seed = Boolean.getBoolean("redlock.sim.explore") || System.getProperty(Seeds.PROPERTY) != null
+                ? Seeds.seed("SimNodeDifferentialIT redis " + line) : FIXED_SEED;
         try (RedisNode real = RedisNode.builder().binary(bin).start(); RespWire wire = new RespWire(real.port())) {
             Map<String, String> server = parseInfo((String) wire.call("INFO", "server"));
             String version = server.get("redis_version");

@@ -35,14 +35,15 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code java -jar redlock-chaos.jar}: runs the chaos scenarios and writes the report, serves the in-JVM Toxiproxy, or
- * examines nodes and recommends settings ({@code doctor}, see {@link DoctorCommand} for its exit codes).
+ * examines nodes and recommends settings ({@code doctor}, see {@link DoctorCommand} for its exit codes), or runs the
+ * deterministic simulator ({@code simulate}, see {@link SimulateCommand}).
  * Exit codes: 0 every scenario that ran behaved as it claims (skipped ones do not count), 1 at least one contradicted
  * its claim, 2 bad arguments (including {@code --nodes} that match no proxy of {@code --toxiproxy}).
  */
 @Command(name = "redlock-chaos", mixinStandardHelpOptions = true, version = "redlock-chaos 0.1.0",
         description = "Fault injection for Redlock on real redis-server processes behind Toxiproxy.",
         subcommands = {ChaosCli.Run.class, ChaosCli.ListScenarios.class, ChaosCli.ServeToxiproxy.class,
-                DoctorCommand.class})
+                DoctorCommand.class, SimulateCommand.class})
 public final class ChaosCli implements Runnable {
 
     public static void main(String[] args) {
