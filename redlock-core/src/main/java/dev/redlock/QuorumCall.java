@@ -8,6 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import dev.redlock.internal.resp.RedisReplyTimeoutException;
 import dev.redlock.internal.resp.RespCommand;
@@ -43,7 +44,10 @@ final class QuorumCall implements RespCommand.Listener {
     private final QuorumRule.Tally answersTally;    // answers (not timeouts) against the capped rule
     private final long startNanos;
     private final LateGrants lateGrants;
-    private volatile CompletableFuture<?>[] replies;   // tracked for close() when late grants matter
+    // close() waits for every reply when late grants matter (an acquire): completed by the last reply, also after
+    // the call timed out, since a late grant is released on arrival; null for other calls
+    private volatile CompletableFuture<Void> allReplied;
+    private final AtomicInteger repliesLeft;
     private final NodeVote[] votes;
     private ScheduledFuture<?> timer;
     private volatile Classifier classifier;
@@ -62,6 +66,7 @@ final class QuorumCall implements RespCommand.Listener {
         this.answersTally = ctx.quorum().tally(targets, true);
         this.startNanos = startNanos;
         this.lateGrants = lateGrants;
+        this.repliesLeft = lateGrants != LateGrants.IGNORE ? new AtomicInteger(targets.length) : null;
         this.votes = new NodeVote[targets.length];
     }
 
@@ -117,12 +122,8 @@ final class QuorumCall implements RespCommand.Listener {
         }
         this.classifier = classifier;
         if (lateGrants != LateGrants.IGNORE) {
-            // close() waits for every answer, also after the call timed out: a late grant is released on arrival
-            replies = new CompletableFuture<?>[targets.length];
-            for (int slot = 0; slot < targets.length; slot++) {
-                replies[slot] = new CompletableFuture<Void>();
-                ctx.track(replies[slot]);
-            }
+            allReplied = new CompletableFuture<>();
+            ctx.track(allReplied);
         }
         for (int slot = 0; slot < targets.length; slot++) {
             final int s = slot;
@@ -154,8 +155,8 @@ final class QuorumCall implements RespCommand.Listener {
             }
         }
         vote(slot, v);
-        CompletableFuture<?>[] r = replies;
-        if (r != null) r[slot].complete(null);
+        CompletableFuture<Void> all = allReplied;
+        if (all != null && repliesLeft.decrementAndGet() == 0) all.complete(null);
     }
 
     /** The call's timer: every node that has not answered by now timed out. */
