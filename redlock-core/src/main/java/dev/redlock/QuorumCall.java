@@ -83,6 +83,18 @@ final class QuorumCall implements RespCommand.Listener {
     static QuorumCall start(RedlockContext ctx, RedlockListener.Operation operation, int[] targets, boolean everyAnswer,
                             long startNanos, Function<NodeClient, CompletableFuture<Object>> send,
                             Classifier classifier, LateGrants lateGrants) {
+        return start(ctx, operation, targets, everyAnswer, startNanos, ctx.config().nodeTimeout().toNanos(), send,
+                classifier, lateGrants);
+    }
+
+    /**
+     * As {@link #start(RedlockContext, RedlockListener.Operation, int[], boolean, long, Function, Classifier,
+     * LateGrants)}, with the call's timer armed at {@code timeoutNanos} instead of the node timeout (the fencing
+     * phase: the lease's remaining validity, which bounds whatever that phase may decide anyway).
+     */
+    static QuorumCall start(RedlockContext ctx, RedlockListener.Operation operation, int[] targets, boolean everyAnswer,
+                            long startNanos, long timeoutNanos, Function<NodeClient, CompletableFuture<Object>> send,
+                            Classifier classifier, LateGrants lateGrants) {
         QuorumCall call = new QuorumCall(ctx, operation, targets, everyAnswer, startNanos, lateGrants);
         if (call.votesTally.impossible() || targets.length == 0) {
             call.decided = true;
@@ -95,19 +107,19 @@ final class QuorumCall implements RespCommand.Listener {
         }
         EventLoop loop = ctx.ioLoop();
         if (loop == null || loop.inEventLoop()) {
-            call.sendAll(send, classifier);
+            call.sendAll(send, classifier, timeoutNanos);
         } else {
             try {
-                loop.execute(() -> call.sendAll(send, classifier));
+                loop.execute(() -> call.sendAll(send, classifier, timeoutNanos));
             } catch (RejectedExecutionException e) {   // shutting down: send from here, the clients will refuse
-                call.sendAll(send, classifier);
+                call.sendAll(send, classifier, timeoutNanos);
             }
         }
         return call;
     }
 
-    private void sendAll(Function<NodeClient, CompletableFuture<Object>> send, Classifier classifier) {
-        long timeoutNanos = ctx.config().nodeTimeout().toNanos();
+    private void sendAll(Function<NodeClient, CompletableFuture<Object>> send, Classifier classifier,
+                         long timeoutNanos) {
         ScheduledFuture<?> t;
         EventLoop loop = ctx.ioLoop();
         try {
@@ -167,7 +179,10 @@ final class QuorumCall implements RespCommand.Listener {
             synchronized (this) {
                 pending = votes[slot] == null;
             }
-            if (pending) vote(slot, NodeVote.timeout(targets[slot], elapsed));
+            if (!pending) continue;
+            vote(slot, operation == RedlockListener.Operation.FENCE   // its timer is the validity (QuorumRound)
+                    ? new NodeVote(targets[slot], NodeOutcome.Kind.TIMEOUT, -1, "no answer before the validity ended", elapsed)
+                    : NodeVote.timeout(targets[slot], elapsed));
         }
     }
 

@@ -169,12 +169,17 @@ abstract class QuorumRound<L extends LeaseCore> implements QuorumCall.LateGrants
 
     /**
      * The second fencing phase: {@code command} (a fence-write script that writes only where our owner value still
-     * holds every key) to the nodes that granted; a quorum must confirm before the validity ends.
+     * holds every key) to the nodes that granted; a quorum must confirm before the validity ends. The phase waits
+     * for its replies up to that end, not one node timeout: the validity is what bounds the round (a reply slower
+     * than the node timeout under load is still a confirmation while our owner value holds), and a confirmation
+     * counted at or after the deadline is never trusted (the check below; the timer votes every node that has not
+     * answered by then a timeout, which decides the phase false).
      */
     final CompletableFuture<L> writeFence(long deadline, LuaScript script, Object[] command, String tokens) {
         ctx.fencePhaseRan();
+        long now = ctx.ticker().nanoTime();
         QuorumCall write = QuorumCall.start(ctx, RedlockListener.Operation.FENCE, votes.grantedNodes(), false,
-                ctx.ticker().nanoTime(), n -> n.eval(script, command), QuorumRound::fenceWritten,
+                now, Math.max(0, deadline - now), n -> n.eval(script, command), QuorumRound::fenceWritten,
                 QuorumCall.LateGrants.IGNORE);
         return write.decision().thenCompose(ok -> {
             fenceVotes = write.snapshot();

@@ -138,7 +138,8 @@ public interface RedlockListener {
      * @param node    the node's position in {@link RedlockConfig#nodes()}
      * @param address {@code host:port} of the node ({@code host:port/db} for a database other than 0), never credentials
      * @param result  the node's vote: granted, refused (held by another owner, quarantined, not ours any more),
-     *                error, or timeout (no answer within {@code nodeTimeout})
+     *                error, or timeout (no answer within {@code nodeTimeout}; for {@code FENCE}, before the
+     *                lease's validity ended)
      * @param nanos   from sending the request to the answer or the timeout
      */
     default void onNodeRequest(int node, String address, Operation operation, NodeOutcome.Kind result, long nanos) {}
