@@ -253,7 +253,10 @@ final class QuorumCall implements RespCommand.Listener {
 
     /** Node indices that granted so far (on time). */
     synchronized int[] grantedNodes() {
-        return Arrays.stream(votes).filter(v -> v != null && v.isGranted()).mapToInt(NodeVote::node).toArray();
+        int[] out = new int[votes.length];
+        int n = 0;
+        for (NodeVote v : votes) if (v != null && v.isGranted()) out[n++] = v.node();
+        return n == out.length ? out : Arrays.copyOf(out, n);
     }
 
     /** Highest fence among the grants counted so far. */

@@ -1,6 +1,7 @@
 package dev.redlock.bench;
 
 import dev.redlock.Lease;
+import dev.redlock.LockAttempt;
 import dev.redlock.LockUnavailableException;
 import dev.redlock.Redlock;
 import dev.redlock.RedlockConfig;
@@ -45,14 +46,19 @@ final class Systems {
                 return new LockClient() {
                     @Override
                     public Held acquire(String resource, long ttlMs, long waitMs) {
-                        try {
-                            Lease l = waitMs > 0 ? r.acquire(resource, Duration.ofMillis(ttlMs))
-                                    : r.tryAcquire(resource, Duration.ofMillis(ttlMs)).orElse(null);
-                            if (l == null) return null;
-                            return new Held(l, fencing ? l.fencingToken() : -1);
-                        } catch (LockUnavailableException e) {
-                            return null;
+                        if (waitMs > 0) {
+                            try {
+                                Lease l = r.acquire(resource, Duration.ofMillis(ttlMs));
+                                return new Held(l, fencing ? l.fencingToken() : -1);
+                            } catch (LockUnavailableException e) {
+                                return null;
+                            }
                         }
+                        // one round, as tryAcquire; a failure is thrown with its reason (the caller counts it)
+                        LockAttempt a = r.attempt(resource, Duration.ofMillis(ttlMs));
+                        if (!a.acquired()) throw a.failure().orElseThrow();
+                        Lease l = a.lease().orElseThrow();
+                        return new Held(l, fencing ? l.fencingToken() : -1);
                     }
 
                     @Override

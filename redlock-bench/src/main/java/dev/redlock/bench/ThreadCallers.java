@@ -35,20 +35,22 @@ final class ThreadCallers implements Callers {
             while (!stop.get()) {
                 long t0 = System.nanoTime();
                 LockClient.Held h;
+                Exception why = null;
                 try {
                     h = client.acquire(resource, ttlMs, 0);
                 } catch (Exception e) {
                     h = null;
+                    why = e;
                 }
                 long t1 = System.nanoTime();
                 if (h == null) {
-                    failures.incrementAndGet();
+                    failed(failures, "acquire", why);
                     continue;
                 }
                 try {
                     client.release(h);
                 } catch (Exception e) {
-                    failures.incrementAndGet();
+                    failed(failures, "release", e);
                     continue;
                 }
                 if (!stop.get()) {
@@ -62,6 +64,14 @@ final class ThreadCallers implements Callers {
         pairs.forEach(allPairs::addAll);
         acquires.forEach(allAcquires::addAll);
         return new Batch(allPairs, allAcquires, failures.get(), elapsed);
+    }
+
+    /** Counts a failure; the first few of a batch are printed with their reason (where the failures come from). */
+    private void failed(AtomicLong failures, String what, Exception why) {
+        if (failures.incrementAndGet() <= 3) {
+            System.err.println("    W6 " + prefix + " " + callers + " callers, " + what + " failed: "
+                    + (why == null ? "not acquired" : why.getClass().getSimpleName() + ": " + why.getMessage()));
+        }
     }
 
     @Override
