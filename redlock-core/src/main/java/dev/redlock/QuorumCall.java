@@ -181,7 +181,8 @@ final class QuorumCall implements RespCommand.Listener {
             }
             if (!pending) continue;
             vote(slot, operation == RedlockListener.Operation.FENCE   // its timer is the validity (QuorumRound)
-                    ? new NodeVote(targets[slot], NodeOutcome.Kind.TIMEOUT, -1, "no answer before the validity ended", elapsed)
+                    ? new NodeVote(targets[slot], NodeOutcome.Kind.TIMEOUT, -1, "no answer before the validity ended",
+                            elapsed)
                     : NodeVote.timeout(targets[slot], elapsed));
         }
     }
