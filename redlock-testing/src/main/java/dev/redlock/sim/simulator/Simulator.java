@@ -96,7 +96,8 @@ public final class Simulator {
         List<Fault> faults = new ArrayList<>();
         for (Fault f : Nemesis.schedule(plan, ops, horizonNs(plan))) if (!without.contains(f.index())) faults.add(f);
         World world = new World(plan, time, log, uncappedGuesses);
-        Checker checker = new Checker(time, log, world.store, plan.resources);
+        Checker checker = new Checker(time, log, world.store, plan.resources, world.nodes, plan.quorum,
+                world.clients[0].redlock.config().keyPrefix());
         long startNs = startNs(plan);
         world.schedule(faults, startNs);
         int[] running = {plan.clients};
