@@ -24,6 +24,7 @@ final class ReplyComparison {
 
     int toleratedTimes;
     int toleratedLuaMessages;
+    int toleratedClockOutcomes;
 
     private ReplyComparison() {}
 
@@ -51,6 +52,15 @@ final class ReplyComparison {
                 String m = mismatch(rl.get(i), ml.get(i), pl == null ? null : pl.get(i));
                 if (m != null) return "[" + i + "] " + m;
             }
+            return null;
+        }
+        boolean realFailed = real instanceof ErrorReply;
+        boolean modelFailed = model instanceof ErrorReply;
+        if (realFailed != modelFailed && probe != null && (probe instanceof ErrorReply) != modelFailed) {
+            // the model itself fails on one clock and not on the other (a script with a missing argument that it only
+            // reads when two millisecond readings compare one way): which one the real server took depends on where
+            // its millisecond boundaries fell, which no harness can line up
+            toleratedClockOutcomes++;
             return null;
         }
         return "types differ (" + real.getClass().getSimpleName() + " vs " + model.getClass().getSimpleName() + ")";

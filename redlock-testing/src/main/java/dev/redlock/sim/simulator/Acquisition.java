@@ -24,6 +24,9 @@ final class Acquisition {
     /** Its whenLost() was seen complete. */
     boolean lossReported;
     final ClientExecutor exec;
+    /** The owner value a quorum of nodes held for it when it was won, and each node's run id then. */
+    String owner;
+    String[] runIds;
 
     Acquisition(int client, ClientExecutor exec, int number, String resource, long invokedAt) {
         this.client = client;

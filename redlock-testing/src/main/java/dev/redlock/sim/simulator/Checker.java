@@ -13,6 +13,10 @@ import java.util.List;
  * <ul>
  *   <li>{@code TWO_HOLDERS}: at no moment do two leases on one resource both answer {@link Lease#isValid()} (each
  *       on its own client's clock);</li>
+ *   <li>{@code LEASE_WITHOUT_QUORUM}: while a lease answers {@link Lease#isValid()}, a quorum of nodes hold its key
+ *       with its owner value, on each node's own clock (a node that is down or restarted since the grant counts:
+ *       the restart quarantine is what covers it). It is what {@code TWO_HOLDERS} needs a rival to show, seen without
+ *       one: a validity that outlives the keys behind it;</li>
  *   <li>{@code TOKEN_NOT_INCREASING}: a lease's token is above the token of every lease on the resource that was
  *       over (released, or its validity seen over) before the acquisition that won it began;</li>
  *   <li>{@code LOST_UPDATE}: the fenced register never applied a write over another value than its writer read
@@ -39,13 +43,19 @@ final class Checker {
     private final List<Violation> violations = new ArrayList<>();
     private final String[] resources;
     private final long[] lostSeen;
+    private final List<SimNode> nodes;
+    private final int quorum;
+    private final String keyPrefix;
 
-    Checker(SimScheduler time, SimTrace trace, SimNode store, String[] resources) {
+    Checker(SimScheduler time, SimTrace trace, SimNode store, String[] resources, List<SimNode> nodes, int quorum, String keyPrefix) {
         this.time = time;
         this.trace = trace;
         this.store = store;
         this.resources = resources;
         this.lostSeen = new long[resources.length];
+        this.nodes = nodes;
+        this.quorum = quorum;
+        this.keyPrefix = keyPrefix;
     }
 
     List<Violation> violations() {
@@ -64,6 +74,7 @@ final class Checker {
         a.lease = lease;
         a.token = lease.fencingToken();
         a.grantedAt = time.nanoTime();
+        backers(a);
         held.add(a);
         if (trace.enabled()) trace.record("check won " + a.label() + " valid " + lease.remainingValidity().toNanos() + "ns");
         for (Acquisition b : all) {
@@ -103,6 +114,14 @@ final class Checker {
                 }
             }
         }
+        for (int i = 0; i < held.size(); i++) {
+            Acquisition a = held.get(i);
+            if (a.held() && a.owner != null && backing(a) < quorum) {
+                fail(Violation.Kind.LEASE_WITHOUT_QUORUM, a.label() + " (validity left " + a.lease.remainingValidity().toNanos()
+                        + "ns) is backed by " + backing(a) + " node(s), quorum " + quorum);
+                a.owner = null;   // report a lease once
+            }
+        }
         for (int i = held.size() - 1; i >= 0; i--) {
             Acquisition a = held.get(i);
             if (a.held()) continue;
@@ -114,6 +133,33 @@ final class Checker {
             if (a.releasedAt < 0 && !a.lossReported) lossReported(a, now);
             if (a.releasedAt >= 0 || a.lossReported) lossDue.remove(i);
         }
+    }
+
+    /** At the grant: the owner value most nodes hold for {@code a}'s key (a quorum, if the grant is sound), and their run ids. */
+    private void backers(Acquisition a) {
+        String key = keyPrefix + a.resource;
+        a.runIds = new String[nodes.size()];
+        java.util.Map<String, Integer> count = new java.util.HashMap<>();
+        String best = null;
+        for (int i = 0; i < nodes.size(); i++) {
+            SimNode n = nodes.get(i);
+            a.runIds[i] = n.runId();
+            if (!n.isRunning() || !(n.peek(key) instanceof String v)) continue;
+            int c = count.merge(v, 1, Integer::sum);
+            if (best == null || c > count.get(best)) best = v;
+        }
+        a.owner = best;
+    }
+
+    /** How many nodes back {@code a} now: hold its key with its owner, or are down or restarted since the grant. */
+    private int backing(Acquisition a) {
+        String key = keyPrefix + a.resource;
+        int n = 0;
+        for (int i = 0; i < nodes.size(); i++) {
+            SimNode node = nodes.get(i);
+            if (!node.isRunning() || !node.runId().equals(a.runIds[i]) || a.owner.equals(node.peek(key))) n++;
+        }
+        return n;
     }
 
     /** A fenced write on {@code resource}'s register completed: the register's truth, read from its node. */

@@ -24,6 +24,9 @@ import java.util.concurrent.CompletableFuture;
  * <p>It covers what the model covers (see the module's README): it does not replace the chaos suite on real servers.
  */
 public final class Simulator {
+    /** How long the liveness check waits after a refused attempt before the next one (virtual time). */
+    private static final long RETRY_PAUSE_NS = 25_000_000;
+
     private final int ops;
     private final boolean trace;
     private final boolean uncappedGuesses;
@@ -93,7 +96,8 @@ public final class Simulator {
         List<Fault> faults = new ArrayList<>();
         for (Fault f : Nemesis.schedule(plan, ops, horizonNs(plan))) if (!without.contains(f.index())) faults.add(f);
         World world = new World(plan, time, log, uncappedGuesses);
-        Checker checker = new Checker(time, log, world.store, plan.resources);
+        Checker checker = new Checker(time, log, world.store, plan.resources, world.nodes, plan.quorum,
+                world.clients[0].redlock.config().keyPrefix());
         long startNs = startNs(plan);
         world.schedule(faults, startNs);
         int[] running = {plan.clients};
@@ -155,8 +159,14 @@ public final class Simulator {
             while (lease == null && time.nanoTime() < bound && ok(time, checker)) {
                 CompletableFuture<Lease> got = c.redlock.acquireAsync(resource, Duration.ofMillis(c.plan.maxTtlMs));
                 while (!got.isDone() && time.nanoTime() < bound && ok(time, checker)) time.runUntil(time.nanoTime() + 1_000_000);
-                if (got.isDone() && !got.isCompletedExceptionally()) lease = got.join();
-                else if (got.isDone()) last = got.handle((l, e) -> String.valueOf(e)).join();
+                if (got.isDone() && !got.isCompletedExceptionally()) {
+                    lease = got.join();
+                } else if (got.isDone()) {
+                    last = got.handle((l, e) -> String.valueOf(e)).join();
+                    // a refused attempt is tried again after a pause, as an application would: without it a client
+                    // with no retries asks again at once, and the quarantine's seconds cost thousands of rounds
+                    time.runUntil(Math.min(bound, time.nanoTime() + RETRY_PAUSE_NS));
+                }
             }
             if (!ok(time, checker)) return;
             if (lease == null) {

@@ -16,6 +16,11 @@ public record Violation(Kind kind, long atNanos, String detail) {
     public enum Kind {
         /** Two clients believed they held valid leases on one resource at the same moment. */
         TWO_HOLDERS,
+        /**
+         * A lease answered {@code isValid()} while fewer than a quorum of nodes still held its key with its owner value
+         * (a node that restarted or is down since the grant excused: the restart quarantine covers it).
+         */
+        LEASE_WITHOUT_QUORUM,
         /** A lease's fencing token was not above the token of every lease on the resource that ended before it. */
         TOKEN_NOT_INCREASING,
         /** The fenced register applied a write over another value than its writer read (not linearizable). */
