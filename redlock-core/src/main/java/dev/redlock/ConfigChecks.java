@@ -69,13 +69,4 @@ final class ConfigChecks {
                     + "Password, got " + store + " (" + e.getMessage() + ")");
         }
     }
-
-    static void checkRange(String field, Duration d, boolean zeroAllowed, Duration max) {
-        if (d == null) throw new IllegalArgumentException(field + " must not be null");
-        boolean ok = (zeroAllowed ? !d.isNegative() : !d.isNegative() && !d.isZero()) && d.compareTo(max) <= 0;
-        if (!ok) {
-            throw new IllegalArgumentException(field + " must be in " + (zeroAllowed ? "[0" : "(0") + ", "
-                    + Durations.human(max) + "], got " + Durations.human(d));
-        }
-    }
 }

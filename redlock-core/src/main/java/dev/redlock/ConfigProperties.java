@@ -1,5 +1,6 @@
 package dev.redlock;
 
+import dev.redlock.internal.ConfigOption;
 import dev.redlock.internal.Durations;
 import java.io.IOException;
 import java.io.Reader;
@@ -9,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
@@ -24,38 +26,43 @@ final class ConfigProperties {
         for (String key : props.stringPropertyNames()) {
             if (!key.startsWith(RedlockConfig.PROPERTY_PREFIX)) continue;
             String name = key.substring(RedlockConfig.PROPERTY_PREFIX.length());
-            String value = props.getProperty(key).trim();
-            switch (name) {
-                case "nodes" -> b.nodes(Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList());
-                case "quorum" -> b.quorum(parseInt(key, value));
-                case "driftFactor" -> b.driftFactor(parseDouble(key, value));
-                case "fixedDrift" -> b.fixedDrift(parseDuration(key, value));
-                case "nodeTimeout" -> b.nodeTimeout(parseDuration(key, value));
-                case "retryCount" -> b.retryCount(parseInt(key, value));
-                case "retryDelay" -> b.retryDelay(parseDuration(key, value));
-                case "retryJitter" -> b.retryJitter(parseDuration(key, value));
-                case "keyPrefix" -> b.keyPrefix(value);
-                case "fencing" -> b.fencing(parseBoolean(key, value));
-                case "restartQuarantine" -> b.restartQuarantine(parseDuration(key, value));
-                case "preflight" -> b.preflight(parsePreflight(key, value));
-                case "previousNodes" -> b.previousNodes(Arrays.stream(value.split(",")).map(String::trim)
-                        .filter(s -> !s.isEmpty()).toList());
-                case "previousQuorum" -> b.previousQuorum(parseInt(key, value));
-                case "tlsTrustStore" -> b.tlsTrustStorePath(Path.of(value));
-                case "tlsTrustStorePassword" -> b.tlsTrustStorePassword(value);
-                case "tlsKeyStore" -> b.tlsKeyStorePath(Path.of(value));
-                case "tlsKeyStorePassword" -> b.tlsKeyStorePassword(value);
-                case "maxHold" -> b.maxHold(parseDuration(key, value));
-                default -> throw new IllegalArgumentException("unknown property " + key + "; known: redlock.{nodes, quorum, "
-                        + "driftFactor, fixedDrift, nodeTimeout, retryCount, retryDelay, retryJitter, keyPrefix, fencing, "
-                        + "restartQuarantine, preflight, previousNodes, previousQuorum, maxHold, tlsTrustStore, "
-                        + "tlsTrustStorePassword, tlsKeyStore, tlsKeyStorePassword}");
-            }
+            ConfigOption option = ConfigOption.byKey(name).orElseThrow(() -> new IllegalArgumentException(
+                    "unknown property " + key + "; known: " + ConfigOption.knownKeys()));
+            apply(b, option, key, props.getProperty(key).trim());
         }
         if (!props.containsKey(RedlockConfig.PROPERTY_PREFIX + "nodes")) {
             throw new IllegalArgumentException("property redlock.nodes is required (comma-separated redis:// URIs)");
         }
         return b.build();
+    }
+
+    /** One key to the builder; a switch expression, so an option the catalogue adds does not compile unwired. */
+    private static RedlockConfig.Builder apply(RedlockConfig.Builder b, ConfigOption option, String key, String value) {
+        return switch (option) {
+            case NODES -> b.nodes(list(value));
+            case QUORUM -> b.quorum(parseInt(key, value));
+            case DRIFT_FACTOR -> b.driftFactor(parseDouble(key, value));
+            case FIXED_DRIFT -> b.fixedDrift(parseDuration(key, value));
+            case NODE_TIMEOUT -> b.nodeTimeout(parseDuration(key, value));
+            case RETRY_COUNT -> b.retryCount(parseInt(key, value));
+            case RETRY_DELAY -> b.retryDelay(parseDuration(key, value));
+            case RETRY_JITTER -> b.retryJitter(parseDuration(key, value));
+            case KEY_PREFIX -> b.keyPrefix(value);
+            case FENCING -> b.fencing(parseBoolean(key, value));
+            case RESTART_QUARANTINE -> b.restartQuarantine(parseDuration(key, value));
+            case PREFLIGHT -> b.preflight(parsePreflight(key, value));
+            case PREVIOUS_NODES -> b.previousNodes(list(value));
+            case PREVIOUS_QUORUM -> b.previousQuorum(parseInt(key, value));
+            case MAX_HOLD -> b.maxHold(parseDuration(key, value));
+            case TLS_TRUST_STORE -> b.tlsTrustStorePath(Path.of(value));
+            case TLS_TRUST_STORE_PASSWORD -> b.tlsTrustStorePassword(value);
+            case TLS_KEY_STORE -> b.tlsKeyStorePath(Path.of(value));
+            case TLS_KEY_STORE_PASSWORD -> b.tlsKeyStorePassword(value);
+        };
+    }
+
+    private static List<String> list(String value) {
+        return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
     static RedlockConfig load(Path file) {

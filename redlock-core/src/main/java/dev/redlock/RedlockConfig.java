@@ -1,5 +1,6 @@
 package dev.redlock;
 
+import dev.redlock.internal.ConfigOption;
 import dev.redlock.internal.Diagnostics;
 import dev.redlock.internal.Durations;
 import dev.redlock.internal.Endpoints;
@@ -22,9 +23,9 @@ import java.util.Properties;
  * and the allowed range. Nothing is silently clamped. {@link #toString()} never shows a password.
  *
  * <table>
- *   <caption>Options (property key: {@code redlock.<name>})</caption>
+ *   <caption>Options (property key: {@code redlock.<name>}); a test checks this table against the option catalogue</caption>
  *   <tr><th>name</th><th>default</th><th>allowed</th></tr>
- *   <tr><td>nodes</td><td>(required)</td><td>1..64 distinct {@code redis://} / {@code rediss://} URIs, comma-separated in
+ *   <tr><td>nodes</td><td>required</td><td>1..64 distinct {@code redis://} / {@code rediss://} URIs, comma-separated in
  *       properties; {@code ?name=} names a node reached by different addresses from different clients</td></tr>
  *   <tr><td>quorum</td><td>N/2+1</td><td>N/2 &lt; quorum &lt;= N</td></tr>
  *   <tr><td>driftFactor</td><td>0.01</td><td>[0, 0.5)</td></tr>
@@ -37,8 +38,8 @@ import java.util.Properties;
  *   <tr><td>fencing</td><td>true</td><td>true / false</td></tr>
  *   <tr><td>restartQuarantine</td><td>30s</td><td>[0, 24h]; 0 turns the amnesia guard off; lease TTLs may not exceed it</td></tr>
  *   <tr><td>preflight</td><td>STRICT</td><td>STRICT / WARN / OFF (case-insensitive in properties)</td></tr>
- *   <tr><td>previousNodes</td><td>none</td><td>during a change of the node list: the list being replaced, 1..64
- *       distinct URIs, not the same set as {@code nodes}; every round then needs a quorum of both lists</td></tr>
+ *   <tr><td>previousNodes</td><td>none</td><td>1..64 distinct URIs, not the same set as {@code nodes}; during a
+ *       change of the node list: the list being replaced; every round then needs a quorum of both lists</td></tr>
  *   <tr><td>previousQuorum</td><td>P/2+1</td><td>P/2 &lt; previousQuorum &lt;= P (P = size of previousNodes); only
  *       with previousNodes</td></tr>
  *   <tr><td>maxHold</td><td>0 (no cap)</td><td>0, or (nodeTimeout, 24h]; how long auto-extension keeps a lease</td></tr>
@@ -51,9 +52,7 @@ import java.util.Properties;
  * number of milliseconds.
  */
 public final class RedlockConfig {
-    static final String PROPERTY_PREFIX = "redlock.";
-    private static final Duration MAX_SMALL = Duration.ofSeconds(60);
-    private static final Duration MAX_QUARANTINE = Duration.ofHours(24);
+    static final String PROPERTY_PREFIX = ConfigOption.PROPERTY_PREFIX;
 
     static {
         Endpoints.install((config, node) -> NodeClient.endpoint(config.nodes.get(node), config));
@@ -250,16 +249,17 @@ public final class RedlockConfig {
         private List<String> nodes = List.of();
         private List<NodeAddress> parsedNodes;
         private Integer quorum;
-        private double driftFactor = 0.01;
-        private Duration fixedDrift = Duration.ofMillis(2);
-        private Duration nodeTimeout = Duration.ofMillis(100);
-        private int retryCount = 3;
-        private Duration retryDelay = Duration.ofMillis(200);
-        private Duration retryJitter = Duration.ofMillis(100);
-        private String keyPrefix = "redlock:";
-        private boolean fencing = true;
-        private Duration restartQuarantine = Duration.ofSeconds(30);
-        private Preflight preflight = Preflight.STRICT;
+        // the defaults are the catalogue's (ConfigOption), so they are written once
+        private double driftFactor = (Double) ConfigOption.DRIFT_FACTOR.defaultValue();
+        private Duration fixedDrift = (Duration) ConfigOption.FIXED_DRIFT.defaultValue();
+        private Duration nodeTimeout = (Duration) ConfigOption.NODE_TIMEOUT.defaultValue();
+        private int retryCount = (Integer) ConfigOption.RETRY_COUNT.defaultValue();
+        private Duration retryDelay = (Duration) ConfigOption.RETRY_DELAY.defaultValue();
+        private Duration retryJitter = (Duration) ConfigOption.RETRY_JITTER.defaultValue();
+        private String keyPrefix = (String) ConfigOption.KEY_PREFIX.defaultValue();
+        private boolean fencing = (Boolean) ConfigOption.FENCING.defaultValue();
+        private Duration restartQuarantine = (Duration) ConfigOption.RESTART_QUARANTINE.defaultValue();
+        private Preflight preflight = (Preflight) ConfigOption.PREFLIGHT.defaultValue();
         private List<String> previousNodes = List.of();
         private List<NodeAddress> parsedPreviousNodes;
         private Integer previousQuorum;
@@ -267,7 +267,7 @@ public final class RedlockConfig {
         private String tlsTrustStorePassword;
         private Path tlsKeyStore;
         private String tlsKeyStorePassword;
-        private Duration maxHold = Duration.ZERO;
+        private Duration maxHold = (Duration) ConfigOption.MAX_HOLD.defaultValue();
 
         private Builder() {}
 
@@ -410,13 +410,13 @@ public final class RedlockConfig {
         }
 
         // one part of a store at a time, for the properties (each key on its own)
-        void tlsTrustStorePath(Path store) { this.tlsTrustStore = store; }
+        Builder tlsTrustStorePath(Path store) { this.tlsTrustStore = store; return this; }
 
-        void tlsTrustStorePassword(String password) { this.tlsTrustStorePassword = password; }
+        Builder tlsTrustStorePassword(String password) { this.tlsTrustStorePassword = password; return this; }
 
-        void tlsKeyStorePath(Path store) { this.tlsKeyStore = store; }
+        Builder tlsKeyStorePath(Path store) { this.tlsKeyStore = store; return this; }
 
-        void tlsKeyStorePassword(String password) { this.tlsKeyStorePassword = password; }
+        Builder tlsKeyStorePassword(String password) { this.tlsKeyStorePassword = password; return this; }
 
         /**
          * How long auto-extension (the watchdog of {@link Lease#keepAlive()}, {@code withLock}, {@code withLockAsync},
@@ -442,22 +442,18 @@ public final class RedlockConfig {
             if (q <= n / 2 || q > n) {
                 throw new IllegalArgumentException("quorum must satisfy N/2 < quorum <= N (N=" + n + "), got " + q);
             }
-            if (!(driftFactor >= 0 && driftFactor < 0.5)) {
-                throw new IllegalArgumentException("driftFactor must be in [0, 0.5), got " + driftFactor);
-            }
-            ConfigChecks.checkRange("fixedDrift", fixedDrift, true, MAX_SMALL);
-            ConfigChecks.checkRange("nodeTimeout", nodeTimeout, false, MAX_SMALL);
-            if (retryCount < 0 || retryCount > 10_000) {
-                throw new IllegalArgumentException("retryCount must be in [0, 10000], got " + retryCount);
-            }
-            ConfigChecks.checkRange("retryDelay", retryDelay, true, MAX_SMALL);
-            ConfigChecks.checkRange("retryJitter", retryJitter, true, MAX_SMALL);
+            ConfigOption.DRIFT_FACTOR.checkNumber(driftFactor);
+            ConfigOption.FIXED_DRIFT.checkDuration(fixedDrift);
+            ConfigOption.NODE_TIMEOUT.checkDuration(nodeTimeout);
+            ConfigOption.RETRY_COUNT.checkNumber(retryCount);
+            ConfigOption.RETRY_DELAY.checkDuration(retryDelay);
+            ConfigOption.RETRY_JITTER.checkDuration(retryJitter);
             if (keyPrefix == null || keyPrefix.isEmpty() || keyPrefix.length() > 256
                     || keyPrefix.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
-                throw new IllegalArgumentException("keyPrefix must be 1..256 characters without whitespace, got "
+                throw new IllegalArgumentException("keyPrefix must be " + ConfigOption.KEY_PREFIX.allowed() + ", got "
                         + (keyPrefix == null ? "null" : "'" + keyPrefix + "'"));
             }
-            ConfigChecks.checkRange("restartQuarantine", restartQuarantine, true, MAX_QUARANTINE);
+            ConfigOption.RESTART_QUARANTINE.checkDuration(restartQuarantine);
             Duration minQuarantine = ConfigChecks.smallestTtl(driftFactor, fixedDrift);
             if (!restartQuarantine.isZero() && restartQuarantine.compareTo(minQuarantine) < 0) {
                 throw new IllegalArgumentException("restartQuarantine must be 0 (amnesia guard off) or at least the "
@@ -468,7 +464,7 @@ public final class RedlockConfig {
             if (preflight == null) throw new IllegalArgumentException("preflight must be STRICT, WARN or OFF, got null");
             ConfigChecks.checkStore("tlsTrustStore", tlsTrustStore, tlsTrustStorePassword);
             ConfigChecks.checkStore("tlsKeyStore", tlsKeyStore, tlsKeyStorePassword);
-            ConfigChecks.checkRange("maxHold", maxHold, true, MAX_QUARANTINE);
+            ConfigOption.MAX_HOLD.checkDuration(maxHold);
             if (!maxHold.isZero() && maxHold.compareTo(nodeTimeout) <= 0) {
                 throw new IllegalArgumentException("maxHold must be 0 (no cap) or greater than nodeTimeout ("
                         + Durations.human(nodeTimeout) + "), got " + Durations.human(maxHold));

@@ -1,7 +1,7 @@
 package dev.redlock.chaos.checker;
 
 import dev.redlock.chaos.history.Event;
-import dev.redlock.chaos.history.FaultKind;
+import dev.redlock.chaos.nemesis.FaultKind;
 import dev.redlock.chaos.history.FaultWindow;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.history.NodeSample;

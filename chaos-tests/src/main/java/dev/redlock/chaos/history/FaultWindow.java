@@ -1,5 +1,6 @@
 package dev.redlock.chaos.history;
 
+import dev.redlock.chaos.nemesis.FaultKind;
 import java.util.List;
 
 /**

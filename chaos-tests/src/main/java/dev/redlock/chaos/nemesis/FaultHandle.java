@@ -1,6 +1,6 @@
 package dev.redlock.chaos.nemesis;
 
-import dev.redlock.chaos.history.FaultKind;
+import dev.redlock.chaos.nemesis.FaultKind;
 import dev.redlock.chaos.history.FaultWindow;
 import dev.redlock.chaos.history.History;
 import java.util.List;
@@ -20,7 +20,7 @@ public final class FaultHandle implements AutoCloseable {
         void heal() throws Exception;
     }
 
-    private final Nemesis owner;
+    private final FaultRecorder owner;
     private final History history; // null: a skipped fault, no window
     private final FaultKind kind;
     private final String description;
@@ -31,7 +31,7 @@ public final class FaultHandle implements AutoCloseable {
     private final Healer healer;
     private boolean healed;
 
-    FaultHandle(Nemesis owner, History history, FaultKind kind, String description, List<Integer> nodes,
+    FaultHandle(FaultRecorder owner, History history, FaultKind kind, String description, List<Integer> nodes,
                 List<Integer> clients, boolean unavailable, long start, Healer healer) {
         this.owner = owner;
         this.history = history;

@@ -1,6 +1,7 @@
 package dev.redlock.chaos.scenario;
 
 import dev.redlock.RedlockConfig;
+import dev.redlock.internal.ConfigOption;
 import dev.redlock.internal.Durations;
 import java.time.Duration;
 import java.util.List;
@@ -169,8 +170,9 @@ public final class Settings {
     public static final class Builder {
         private int nodes = 5;
         private Integer quorum;
-        private double driftFactor = 0.01;
-        private Duration fixedDrift = Duration.ofMillis(2);
+        // the library's defaults, from its option catalogue; the ranges are the library's too (checkClientConfig)
+        private double driftFactor = (Double) ConfigOption.DRIFT_FACTOR.defaultValue();
+        private Duration fixedDrift = (Duration) ConfigOption.FIXED_DRIFT.defaultValue();
         private Duration ttl = Duration.ofMillis(300);
         private Duration nodeTimeout = Duration.ofMillis(250);
         private int clients = 2;

@@ -3,7 +3,7 @@ package dev.redlock.chaos.checker;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.redlock.chaos.history.Event;
-import dev.redlock.chaos.history.FaultKind;
+import dev.redlock.chaos.nemesis.FaultKind;
 import org.junit.jupiter.api.Test;
 
 class KeyLeakCheckerTest {

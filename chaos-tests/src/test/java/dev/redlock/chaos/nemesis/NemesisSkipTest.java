@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.redlock.chaos.history.FaultKind;
+import dev.redlock.chaos.nemesis.FaultKind;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 

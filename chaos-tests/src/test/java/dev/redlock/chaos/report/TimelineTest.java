@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.chaos.checker.Anomaly;
 import dev.redlock.chaos.history.Event;
-import dev.redlock.chaos.history.FaultKind;
+import dev.redlock.chaos.nemesis.FaultKind;
 import dev.redlock.chaos.history.FaultWindow;
 import dev.redlock.chaos.history.History;
 import dev.redlock.chaos.history.Write;

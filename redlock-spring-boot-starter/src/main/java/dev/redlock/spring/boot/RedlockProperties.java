@@ -2,11 +2,11 @@ package dev.redlock.spring.boot;
 
 import dev.redlock.Preflight;
 import dev.redlock.RedlockConfig;
+import dev.redlock.internal.ConfigOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -20,9 +20,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  */
 @ConfigurationProperties("redlock")
 public class RedlockProperties {
-    private static final Set<String> OPTIONS = Set.of("nodes", "quorum", "driftFactor", "fixedDrift", "nodeTimeout",
-            "retryCount", "retryDelay", "retryJitter", "keyPrefix", "fencing", "restartQuarantine", "preflight",
-            "tlsTrustStore", "tlsTrustStorePassword", "tlsKeyStore", "tlsKeyStorePassword", "maxHold");
+    /** The core's options (its catalogue): a core message naming one of them is rewritten to name the property. */
+    private static final Set<String> OPTIONS = Set.copyOf(ConfigOption.keys());
 
     /** Whether to auto-configure a Redlock (and the beans built on it). */
     private boolean enabled = true;
@@ -65,6 +64,15 @@ public class RedlockProperties {
 
     /** What start-up does about node settings that break the guarantees: STRICT (refuse), WARN (log) or OFF. */
     private Preflight preflight = Preflight.STRICT;
+
+    /**
+     * During a change of the node list: the list being replaced (1..64 distinct URIs, not the same set as nodes);
+     * every round then needs a quorum of both lists. Empty = no change in progress.
+     */
+    private List<String> previousNodes = new ArrayList<>();
+
+    /** How many nodes of previous-nodes must agree; default P/2+1. Only with previous-nodes. */
+    private Integer previousQuorum;
 
     /** PKCS12 or JKS file of the certificates rediss:// connections trust; default: the JDK's trust store. */
     private Path tlsTrustStore;
@@ -112,6 +120,8 @@ public class RedlockProperties {
                 .tlsKeyStore(tlsKeyStore, tlsKeyStorePassword)
                 .maxHold(maxHold);
         if (quorum != null) b.quorum(quorum);
+        if (previousNodes != null && !previousNodes.isEmpty()) b.previousNodes(previousNodes);
+        if (previousQuorum != null) b.previousQuorum(previousQuorum);
         try {
             return b.build();
         } catch (IllegalArgumentException e) {
@@ -126,16 +136,7 @@ public class RedlockProperties {
         while (end < message.length() && Character.isLetter(message.charAt(end))) end++;
         String option = message.substring(0, end);
         if (!OPTIONS.contains(option)) return "invalid redlock.* properties: " + message;
-        return "redlock." + kebab(option) + message.substring(end);
-    }
-
-    static String kebab(String camel) {
-        StringBuilder out = new StringBuilder();
-        for (char c : camel.toCharArray()) {
-            if (Character.isUpperCase(c)) out.append('-').append(Character.toLowerCase(c));
-            else out.append(c);
-        }
-        return out.toString().toLowerCase(Locale.ROOT);
+        return "redlock." + ConfigOption.byKey(option).orElseThrow().kebab() + message.substring(end);
     }
 
     /** The health indicator's settings ({@code redlock.health.*}). */
@@ -229,6 +230,14 @@ public class RedlockProperties {
     public Preflight getPreflight() { return preflight; }
 
     public void setPreflight(Preflight preflight) { this.preflight = preflight; }
+
+    public List<String> getPreviousNodes() { return previousNodes; }
+
+    public void setPreviousNodes(List<String> previousNodes) { this.previousNodes = previousNodes; }
+
+    public Integer getPreviousQuorum() { return previousQuorum; }
+
+    public void setPreviousQuorum(Integer previousQuorum) { this.previousQuorum = previousQuorum; }
 
     public Path getTlsTrustStore() { return tlsTrustStore; }
 

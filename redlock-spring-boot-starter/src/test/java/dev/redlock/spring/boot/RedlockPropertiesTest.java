@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.redlock.Preflight;
 import dev.redlock.RedlockConfig;
+import dev.redlock.internal.ConfigOption;
+import java.lang.reflect.Method;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -44,10 +48,13 @@ class RedlockPropertiesTest {
         p.setRestartQuarantine(Duration.ofMinutes(2));
         p.setPreflight(Preflight.WARN);
         p.setMaxHold(Duration.ofMinutes(10));
+        p.setPreviousNodes(List.of("redis://127.0.0.1:7004", "redis://127.0.0.1:7005"));
+        p.setPreviousQuorum(2);
         RedlockConfig c = p.toConfig();
         assertEquals("RedlockConfig{nodes=[redis://127.0.0.1:7001, redis://127.0.0.1:7002, redis://127.0.0.1:7003], "
                 + "quorum=3, driftFactor=0.02, fixedDrift=5ms, nodeTimeout=250ms, retryCount=7, retryDelay=300ms, "
-                + "retryJitter=50ms, keyPrefix='app:', fencing=false, restartQuarantine=120000ms, preflight=WARN, maxHold=600000ms}",
+                + "retryJitter=50ms, keyPrefix='app:', fencing=false, restartQuarantine=120000ms, preflight=WARN, previousNodes=[redis://127.0.0.1:7004, redis://127.0.0.1:7005], previousQuorum=2, "
+                + "maxHold=600000ms}",
                 c.toString());
     }
 
@@ -88,5 +95,36 @@ class RedlockPropertiesTest {
             assertTrue(json.contains("\"name\": \"redlock." + name + "\""), "redlock." + name + " in the metadata");
         }
         assertTrue(json.contains("\"defaultValue\": \"30s\""), "defaults from the field initializers");
+    }
+
+    /**
+     * Every option of the core's catalogue is a starter property (getter and setter), in the generated metadata with a
+     * description, and a default the catalogue gives is the field's default (what the metadata shows): an option
+     * added to the core without the starter fails here.
+     */
+    @Test
+    void everyCatalogueOptionIsAStarterProperty() throws Exception {
+        String json;
+        try (InputStream in = Objects.requireNonNull(getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json"))) {
+            json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        RedlockProperties defaults = new RedlockProperties();
+        for (ConfigOption o : ConfigOption.values()) {
+            String cap = Character.toUpperCase(o.key().charAt(0)) + o.key().substring(1);
+            Method getter = null;
+            for (Method m : RedlockProperties.class.getMethods()) {
+                if (m.getParameterCount() == 0 && (m.getName().equals("get" + cap) || m.getName().equals("is" + cap))) getter = m;
+            }
+            assertTrue(getter != null, "RedlockProperties has no getter for " + o.key());
+            Class<?> type = getter.getReturnType();
+            RedlockProperties.class.getMethod("set" + cap, type);
+            Matcher entry = Pattern.compile("\\{[^{}]*\"name\": \"redlock\\." + Pattern.quote(o.kebab()) + "\"[^{}]*\\}")
+                    .matcher(json);
+            assertTrue(entry.find(), "redlock." + o.kebab() + " in the metadata");
+            assertTrue(entry.group().contains("\"description\": \""), "redlock." + o.kebab() + " has a description");
+            if (o.defaultValue() != null && !(o.defaultValue() instanceof List<?>)) {
+                assertEquals(o.defaultValue(), getter.invoke(defaults), "default of redlock." + o.kebab());
+            }
+        }
     }
 }

@@ -1,10 +1,11 @@
-package dev.redlock.chaos.history;
+package dev.redlock.chaos.nemesis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import dev.redlock.chaos.history.FaultWindow;
 import java.util.List;
 import java.util.NoSuchElementException;
 import org.junit.jupiter.api.Test;

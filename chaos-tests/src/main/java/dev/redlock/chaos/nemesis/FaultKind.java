@@ -1,4 +1,4 @@
-package dev.redlock.chaos.history;
+package dev.redlock.chaos.nemesis;
 
 import java.util.Arrays;
 import java.util.NoSuchElementException;
