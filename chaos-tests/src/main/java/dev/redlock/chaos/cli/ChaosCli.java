@@ -4,7 +4,7 @@ import dev.redlock.chaos.cluster.ChaosCluster;
 import dev.redlock.chaos.cluster.ExternalServer;
 import dev.redlock.chaos.cluster.Toxiproxy;
 import dev.redlock.chaos.proxy.ToxiproxyServer;
-import dev.redlock.chaos.report.HtmlReport;
+import dev.redlock.chaos.report.RunDirectory;
 import dev.redlock.chaos.report.TextReport;
 import dev.redlock.chaos.scenario.Scenario;
 import dev.redlock.chaos.scenario.ScenarioResult;
@@ -17,7 +17,6 @@ import dev.redlock.internal.Durations;
 import dev.redlock.testkit.RedisBinary;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,7 +42,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "redlock-chaos", mixinStandardHelpOptions = true, version = "redlock-chaos 0.1.0",
         description = "Fault injection for Redlock on real redis-server processes behind Toxiproxy.",
         subcommands = {ChaosCli.Run.class, ChaosCli.ListScenarios.class, ChaosCli.ServeToxiproxy.class,
-                DoctorCommand.class, SimulateCommand.class})
+                DoctorCommand.class, SimulateCommand.class, AnalyzeCommand.class})
 public final class ChaosCli implements Runnable {
 
     public static void main(String[] args) {
@@ -126,7 +125,7 @@ public final class ChaosCli implements Runnable {
         String server;
 
         @Option(names = "--report", defaultValue = "chaos-report", paramLabel = "DIR",
-                description = "Where report.html and results.txt go (default: ${DEFAULT-VALUE}).")
+                description = "Where report.html, results.txt, run.json and histories/ go (default: ${DEFAULT-VALUE}).")
         Path reportDir;
 
         @Override
@@ -260,10 +259,10 @@ public final class ChaosCli implements Runnable {
             String table = TextReport.table(results) + serverLine + "\n";
             System.out.println();
             System.out.print(table);
-            Files.createDirectories(reportDir);
-            Files.writeString(reportDir.resolve("results.txt"), table);
-            Path html = HtmlReport.write(reportDir.resolve("report.html"), results, "redlock chaos report");
+            Path html = RunDirectory.write(reportDir, results, serverLine + "\n");
             System.out.println("HTML report: " + html.toAbsolutePath());
+            System.out.println("histories: " + reportDir.resolve("histories").toAbsolutePath()
+                    + " (re-check: redlock-chaos analyze " + reportDir + ")");
             if (results.stream().allMatch(ScenarioResult::isSkipped)) {
                 System.out.println("warning: every chosen scenario was skipped; nothing was checked");
             }

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
@@ -188,6 +189,18 @@ public final class History {
 
     public synchronized List<String> notes() {
         return List.copyOf(notes);
+    }
+
+    /** A note as {@link #notes()} returned it, time prefix included (a stored history read back). */
+    synchronized void restoreNote(String note) {
+        notes.add(note);
+    }
+
+    /** Client to {listSize, quorum}, for the clients given a list of their own ({@link #clientList}). */
+    synchronized Map<Integer, int[]> clientLists() {
+        Map<Integer, int[]> copy = new TreeMap<>();
+        clientLists.forEach((c, l) -> copy.put(c, l.clone()));
+        return copy;
     }
 
     /** Every event, write and fault as text, in order (for failure messages and replay diffs). */

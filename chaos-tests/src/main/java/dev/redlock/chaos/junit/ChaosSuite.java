@@ -2,8 +2,7 @@ package dev.redlock.chaos.junit;
 
 import dev.redlock.chaos.cluster.ExternalServer;
 import dev.redlock.chaos.cluster.Toxiproxy;
-import dev.redlock.chaos.report.HtmlReport;
-import dev.redlock.chaos.report.TextReport;
+import dev.redlock.chaos.report.RunDirectory;
 import dev.redlock.chaos.scenario.Scenario;
 import dev.redlock.chaos.scenario.ScenarioResult;
 import dev.redlock.chaos.scenario.ScenarioRunner;
@@ -12,7 +11,6 @@ import dev.redlock.chaos.scenario.Tuning;
 import dev.redlock.testkit.RedisBinary;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,7 +29,8 @@ import org.opentest4j.TestAbortedException;
  * seed that replays it) and is reported skipped (aborted) when the nodes cannot serve it. Nodes are embedded
  * {@code redis-server} processes behind an in-JVM Toxiproxy by default, or your own nodes, each reached through an
  * existing proxy of a Toxiproxy server ({@link Builder#nodes}, {@link Builder#toxiproxy}: the
- * {@code docker-compose.redlock.yml} set-up). After each scenario {@code report.html} and {@code results.txt} are
+ * {@code docker-compose.redlock.yml} set-up). After each scenario {@code report.html}, {@code results.txt} and the stored histories
+ * ({@link RunDirectory}) are
  * (re)written to the report directory.
  *
  * <pre>{@code
@@ -130,9 +129,7 @@ public final class ChaosSuite {
 
     private void writeReport() {
         try {
-            Files.createDirectories(reportDir);
-            Files.writeString(reportDir.resolve("results.txt"), TextReport.table(results));
-            HtmlReport.write(reportDir.resolve("report.html"), results, "redlock chaos report");
+            RunDirectory.write(reportDir, results, "");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the chaos report to " + reportDir, e);
         }

@@ -201,16 +201,35 @@ public final class ScenarioRunner {
                 }
             }
         }
+        ScenarioResult r = judged(s.id(), s.name(), s.fault(), s.expected(), checks, history, toxiproxyMode,
+                clockMode[0], seed, st, (System.nanoTime() - t0) / 1_000_000, error);
+        System.out.println("[chaos] " + r.summary());
+        return r;
+    }
+
+    /**
+     * Judges a stored run again: every checker on its history, then the claim against what they find, with the
+     * scripted checks and harness error as they were recorded (those cannot be re-run without the cluster). A
+     * skipped result comes back unchanged.
+     */
+    public static ScenarioResult recheck(ScenarioResult stored) {
+        if (stored.isSkipped()) return stored;
+        return judged(stored.id(), stored.name(), stored.fault(), stored.expected(), stored.checks(), stored.history(),
+                stored.toxiproxyMode(), stored.clockMode(), stored.seed(), stored.settings(), stored.durationMs(),
+                stored.error());
+    }
+
+    private static ScenarioResult judged(String id, String name, String fault, Expectation expected, List<Check> checks,
+                                         History history, String toxiproxyMode, String clockMode, long seed,
+                                         Settings st, long durationMs, String error) {
         Result verdict = Checker.standard().check(history);
         Counts counts = Counts.from(verdict);
         boolean unknown = verdict.parts().stream().filter(p -> !p.checker().equals("liveness"))
                 .anyMatch(p -> p.validity() == Validity.UNKNOWN);
         Outcome observed = unknown ? Outcome.UNKNOWN : counts.lockViolation() ? Outcome.VIOLATION : Outcome.NONE;
-        List<String> failures = judge(s.expected(), observed, counts, checks, error);
-        ScenarioResult r = new ScenarioResult(s.id(), s.name(), s.fault(), s.expected(), observed, failures.isEmpty(),
-                failures, counts, checks, verdict, history, history.faults(), toxiproxyMode, clockMode[0], seed, st, (System.nanoTime() - t0) / 1_000_000, error);
-        System.out.println("[chaos] " + r.summary());
-        return r;
+        List<String> failures = judge(expected, observed, counts, checks, error);
+        return new ScenarioResult(id, name, fault, expected, observed, failures.isEmpty(), failures, counts, checks,
+                verdict, history, history.faults(), toxiproxyMode, clockMode, seed, st, durationMs, error);
     }
 
     /**
