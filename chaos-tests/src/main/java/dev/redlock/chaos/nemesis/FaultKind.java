@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.NoSuchElementException;
 
 /**
- * What kind of fault a {@link FaultWindow} records, grouped by the fault family that injects it (Jepsen's nemesis
+ * What kind of fault a {@link dev.redlock.chaos.history.FaultWindow} records, grouped by the fault family that injects it (Jepsen's nemesis
  * packages: network, process, clock, client). {@link #label()} is the name written to the history, the text and
  * HTML reports and accepted by {@code -Dchaos.nemesis.skip}; it is stable.
  */
