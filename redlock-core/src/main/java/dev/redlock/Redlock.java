@@ -4,10 +4,8 @@ import dev.redlock.internal.Failures;
 import dev.redlock.internal.RedlockInternals;
 import dev.redlock.internal.Resources;
 import dev.redlock.internal.Seams;
-import dev.redlock.internal.Threads;
 import dev.redlock.internal.Ticker;
 import dev.redlock.internal.resp.ConnectionCheck;
-import dev.redlock.internal.resp.RedisErrorException;
 import dev.redlock.spi.NodeTransport;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -19,15 +17,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -138,7 +131,7 @@ public final class Redlock implements AutoCloseable {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw new RedlockException("could not create the Redis clients: " + e.getMessage(), e);
         }
-        Redlock r = new Redlock(newContext(config, nodes, seams, id, loop), group);
+        Redlock r = new Redlock(RedlockContext.create(config, nodes, seams, id, loop), group);
         // connect every node in parallel, bounded by the connect timeout: a node that is down or stalled delays
         // start-up once, not once per node
         CompletableFuture<?>[] connects = nodes.stream().map(NodeClient::connect).toArray(CompletableFuture[]::new);
@@ -211,21 +204,7 @@ public final class Redlock implements AutoCloseable {
             nodes.add(NodeClient.over(i, config.allNodeAddresses().get(i).redacted(),
                     Objects.requireNonNull(transports.get(i), "transports[" + i + "]")));
         }
-        return new Redlock(newContext(config, nodes, seams, INSTANCES.incrementAndGet(), null), null).started();
-    }
-
-    /** The context: the seams' scheduler and executor when given (not shut down by close()), else new ones. */
-    private static RedlockContext newContext(RedlockConfig config, List<NodeClient> nodes, Seams seams, int id,
-                                             EventLoop ioLoop) {
-        ScheduledExecutorService scheduler = seams.scheduler();
-        if (scheduler == null) {
-            ScheduledThreadPoolExecutor own = new ScheduledThreadPoolExecutor(1, Threads.daemon("redlock-" + id + "-scheduler"));
-            own.setRemoveOnCancelPolicy(true);
-            scheduler = own;
-        }
-        ExecutorService events = seams.events() != null ? seams.events()
-                : Executors.newSingleThreadExecutor(Threads.daemon("redlock-" + id + "-events"));
-        return new RedlockContext(config, nodes, scheduler, events, seams, ioLoop);
+        return new Redlock(RedlockContext.create(config, nodes, seams, INSTANCES.incrementAndGet(), null), null).started();
     }
 
     /** The configuration this instance runs with. */
@@ -264,7 +243,7 @@ public final class Redlock implements AutoCloseable {
         ctx.checkMayBlock("Redlock.acquire()", "Redlock.acquireAsync()");
         int rounds = ctx.config().retryCount() + 1;
         // the acquisition itself (no caller-side future): await cancels it when interrupted, as tryAcquire does
-        return await(start(resource, ttl, rounds, RedlockListener.AcquireMode.BLOCKING), resource, rounds);
+        return BlockingWait.await(ctx, start(resource, ttl, rounds, RedlockListener.AcquireMode.BLOCKING), resource, rounds);
     }
 
     /**
@@ -278,7 +257,7 @@ public final class Redlock implements AutoCloseable {
     public Optional<Lease> tryAcquire(String resource, Duration ttl) {
         ctx.checkMayBlock("Redlock.tryAcquire()", "Redlock.acquireAsync()");
         try {
-            return Optional.of(await(start(resource, ttl, 1, RedlockListener.AcquireMode.TRY), resource, 1));
+            return Optional.of(BlockingWait.await(ctx, start(resource, ttl, 1, RedlockListener.AcquireMode.TRY), resource, 1));
         } catch (MembershipConflictException e) {
             throw e;
         } catch (LockUnavailableException e) {
@@ -297,7 +276,7 @@ public final class Redlock implements AutoCloseable {
     public LockAttempt attempt(String resource, Duration ttl) {
         ctx.checkMayBlock("Redlock.attempt()", "Redlock.acquireAsync()");
         try {
-            return LockAttempt.of(await(start(resource, ttl, 1, RedlockListener.AcquireMode.TRY), resource, 1));
+            return LockAttempt.of(BlockingWait.await(ctx, start(resource, ttl, 1, RedlockListener.AcquireMode.TRY), resource, 1));
         } catch (LockUnavailableException e) {
             return LockAttempt.failed(e);
         }
@@ -353,7 +332,7 @@ public final class Redlock implements AutoCloseable {
         ctx.checkMayBlock("Redlock.acquireAll()", "Redlock.acquireAllAsync()");
         int rounds = ctx.config().retryCount() + 1;
         CompletableFuture<HeldMultiLease> acquisition = startAll(resources, ttl, rounds, RedlockListener.AcquireMode.BLOCKING);
-        return await(acquisition, String.valueOf(resources), rounds);
+        return BlockingWait.await(ctx, acquisition, String.valueOf(resources), rounds);
     }
 
     /**
@@ -417,25 +396,7 @@ public final class Redlock implements AutoCloseable {
      * @throws E                        whatever the task threw
      */
     public <T, E extends Exception> T withLock(String resource, Duration ttl, LockedTask<T, E> task) throws E {
-        Objects.requireNonNull(task, "task");
-        ctx.checkMayBlock("Redlock.withLock()", "Redlock.acquireAsync()");
-        HeldLease lease = (HeldLease) acquire(resource, ttl);
-        lease.startWatchdog();
-        T result;
-        boolean lost;
-        String reason;
-        try {
-            result = task.run(lease);
-        } catch (Exception e) {
-            if (lease.isLost() && !(e instanceof LeaseLostException)) e.addSuppressed(new LeaseLostException(resource, lease.lostReason()));
-            throw e;
-        } finally {
-            lost = lease.isLost();
-            reason = lease.lostReason();
-            lease.release();
-        }
-        if (lost) throw new LeaseLostException(resource, reason + " while the task ran");
-        return result;
+        return BlockingLocking.withLock(this, resource, ttl, task);
     }
 
     /**
@@ -495,51 +456,7 @@ public final class Redlock implements AutoCloseable {
      * @throws IllegalStateException on the library's I/O thread
      */
     public int markNodesFresh() {
-        ctx.checkMayBlock("Redlock.markNodesFresh()", "a thread of your own");
-        int marked = 0;
-        List<String> failures = new ArrayList<>();
-        List<Object> keys = List.of(ctx.markerKey());
-        // an administrative call, not a lock round: every node in parallel, with room for a slow or loaded machine
-        long deadline = ctx.ticker().nanoTime() + TimeUnit.MILLISECONDS.toNanos(
-                10 * ctx.config().nodeTimeout().toMillis() + NodeClient.connectTimeoutMs(ctx.config()));
-        List<CompletableFuture<Object>> sent = new ArrayList<>();
-        for (NodeClient n : ctx.nodes()) sent.add(markFresh(ctx, n, keys, deadline));
-        for (int i = 0; i < sent.size(); i++) {
-            try {
-                Object r = sent.get(i).get(Math.max(0, deadline - ctx.ticker().nanoTime()), TimeUnit.NANOSECONDS);
-                if (((Number) r).longValue() == 1) marked++;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RedlockException("interrupted while marking nodes fresh", e);
-            } catch (ExecutionException | TimeoutException e) {
-                failures.add(ctx.node(i).name() + ": " + Failures.describe(e));
-            }
-        }
-        if (!failures.isEmpty()) throw new RedlockException("could not mark every node fresh: " + failures);
-        return marked;
-    }
-
-    /**
-     * MARK_FRESH on one node. SET NX is idempotent, so a failed attempt (a connection not made in time on a cold or
-     * loaded start) is sent again 100 ms later while the deadline leaves room; an error reply is final.
-     */
-    private static CompletableFuture<Object> markFresh(RedlockContext ctx, NodeClient n, List<Object> keys, long deadline) {
-        return n.eval(LuaScript.MARK_FRESH, keys).exceptionallyCompose(e -> {
-            boolean errorReply = Failures.unwrap(e) instanceof RedisErrorException;
-            if (errorReply || deadline - ctx.ticker().nanoTime() < TimeUnit.MILLISECONDS.toNanos(200)) {
-                return CompletableFuture.failedFuture(e);
-            }
-            CompletableFuture<Object> again = new CompletableFuture<>();
-            try {
-                ctx.scheduler().schedule(() -> markFresh(ctx, n, keys, deadline).whenComplete((r, x) -> {
-                    if (x != null) again.completeExceptionally(x);
-                    else again.complete(r);
-                }), 100, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException closed) {
-                return CompletableFuture.failedFuture(e);
-            }
-            return again;
-        });
+        return FreshMarking.markAll(ctx);
     }
 
     /**
@@ -556,88 +473,11 @@ public final class Redlock implements AutoCloseable {
         if (closed.get()) return;
         ctx.checkMayBlock("Redlock.close()", "a thread of your own");
         if (!closed.compareAndSet(false, true)) return;
-        // pending acquisitions end now; a round still in flight releases whatever it obtains (waited for below)
-        for (var p : List.copyOf(ctx.pending().entrySet())) {
-            p.getKey().completeExceptionally(new RedlockException("Redlock was closed while acquiring '" + p.getValue() + "'"));
-        }
-        List<CompletableFuture<?>> releases = new ArrayList<>(ctx.inFlight());
-        for (LeaseCore l : List.copyOf(ctx.live())) releases.add(l.releaseOnClose());
-        awaitCleanups(releases, ctx.config().nodeTimeout().toMillis() * 2 + 1000);
-        ctx.releases().close();
-        if (ctx.seams().scheduler() == null) ctx.scheduler().shutdownNow();
-        if (ctx.seams().events() == null) ctx.events().shutdown();
-        CompletableFuture<?>[] closing = ctx.nodes().stream().map(NodeClient::shutdown).toArray(CompletableFuture[]::new);
-        try {
-            CompletableFuture.allOf(closing).get(NodeClient.connectTimeoutMs(ctx.config()) + 500, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            log.debug("not every node connection closed cleanly", e);
-        }
-        if (ownedGroup != null) ownedGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-    }
-
-    /** Waits for the given work, then for the answers and releases the rounds left in flight, within the bound. */
-    private void awaitCleanups(List<CompletableFuture<?>> first, long boundMillis) {
-        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(boundMillis);
-        List<CompletableFuture<?>> work = first;
-        while (!work.isEmpty()) {
-            try {
-                CompletableFuture.allOf(work.toArray(CompletableFuture[]::new))
-                        .get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (ExecutionException e) {
-                log.debug("a release on close failed", e);
-            } catch (TimeoutException e) {
-                log.debug("not every lease was released on close", e);
-                return;
-            }
-            work = ctx.cleanups();
-        }
+        InstanceClose.run(ctx, ownedGroup);
     }
 
     RedlockContext context() {
         return ctx;
-    }
-
-    /** Waits for an acquisition of up to {@code rounds} rounds, at most {@link #acquisitionBoundMillis}. */
-    private <T> T await(CompletableFuture<T> f, String resource, int rounds) {
-        long bound = acquisitionBoundMillis(ctx.config(), rounds);
-        try {
-            return f.get(bound, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            f.cancel(false);
-            Thread.currentThread().interrupt();
-            throw new RedlockException("interrupted while acquiring '" + resource + "'", e);
-        } catch (ExecutionException e) {
-            throw rethrow(e.getCause());
-        } catch (CancellationException e) {
-            throw new RedlockException("acquisition of '" + resource + "' was cancelled", e);
-        } catch (TimeoutException e) {
-            f.cancel(false);
-            throw new RedlockException("acquisition of '" + resource + "' did not end within " + bound + " ms, twice "
-                    + "what its " + rounds + " round(s) can take (is the library's I/O thread blocked by a callback?); "
-                    + "abandoned, and a lease it obtains later is released", e);
-        }
-    }
-
-    /**
-     * The longest an acquisition of {@code rounds} rounds can take, doubled: each round decides within a node timeout,
-     * its fencing phase within another, and waits at most {@code retryDelay + retryJitter} before the next; plus the
-     * connect timeout and a second. A blocking wait is never longer.
-     */
-    static long acquisitionBoundMillis(RedlockConfig cfg, int rounds) {
-        long round = 2 * cfg.nodeTimeout().toMillis() + cfg.retryDelay().toMillis() + cfg.retryJitter().toMillis();
-        return 2 * (rounds * round + NodeClient.connectTimeoutMs(cfg)) + 1000;
-    }
-
-    private static RuntimeException rethrow(Throwable t) {
-        t = Failures.unwrap(t);
-        if (t instanceof RuntimeException r) return r;
-        if (t instanceof Error err) throw err;
-        return new RedlockException(t.getMessage(), t);
     }
 
     @Override

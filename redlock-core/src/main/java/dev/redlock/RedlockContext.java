@@ -2,6 +2,7 @@ package dev.redlock;
 
 import dev.redlock.internal.Durations;
 import dev.redlock.internal.Seams;
+import dev.redlock.internal.Threads;
 import dev.redlock.internal.Ticker;
 import java.time.Duration;
 import java.util.List;
@@ -10,7 +11,9 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -83,6 +86,22 @@ final class RedlockContext {
         this.membership = new Membership(config);
         this.clockWatch = new ClockWatch(nodes.size(), AcquireRound.guessLeadMicros(config));
         this.guessCapArg = Long.toString(seams.uncappedGuesses() ? Long.MAX_VALUE : AcquireRound.guessCapMicros(config));
+    }
+
+    /**
+     * The context of a new Redlock: the seams' scheduler and executor when given (not shut down by close()), else
+     * new ones named after instance {@code id}.
+     */
+    static RedlockContext create(RedlockConfig config, List<NodeClient> nodes, Seams seams, int id, EventLoop ioLoop) {
+        ScheduledExecutorService scheduler = seams.scheduler();
+        if (scheduler == null) {
+            ScheduledThreadPoolExecutor own = new ScheduledThreadPoolExecutor(1, Threads.daemon("redlock-" + id + "-scheduler"));
+            own.setRemoveOnCancelPolicy(true);
+            scheduler = own;
+        }
+        ExecutorService events = seams.events() != null ? seams.events()
+                : Executors.newSingleThreadExecutor(Threads.daemon("redlock-" + id + "-events"));
+        return new RedlockContext(config, nodes, scheduler, events, seams, ioLoop);
     }
 
     /** {@link AcquireRound#guessCapMicros} as the ACQUIRE script's argument. */

@@ -332,13 +332,13 @@ public final class RedlockLock implements Lock {
 
     /**
      * The attempt's lease; null when it ended with the lock held elsewhere or the deadline passed (then abandoned).
-     * Untimed, it waits at most what its rounds can take, doubled ({@link Redlock#acquisitionBoundMillis}).
+     * Untimed, it waits at most what its rounds can take, doubled ({@link BlockingWait#acquisitionBoundMillis}).
      */
     private HeldLease await(CompletableFuture<HeldLease> attempt, boolean timed, long deadline, int rounds)
             throws InterruptedException {
         try {
             if (!timed) {
-                long bound = Redlock.acquisitionBoundMillis(redlock.config(), rounds);
+                long bound = BlockingWait.acquisitionBoundMillis(redlock.config(), rounds);
                 try {
                     return attempt.get(bound, TimeUnit.MILLISECONDS);
                 } catch (TimeoutException e) {

@@ -32,12 +32,20 @@ import org.junit.jupiter.api.io.TempDir;
  * added in one place only fails here.
  */
 class ConfigCatalogueTest {
-    private static final Path MODULE = Path.of(System.getProperty("user.dir"));
+    /** The repository's root: these tests also run from compat/netty41, which compiles the core's sources. */
+    private static final Path ROOT = root(Path.of(System.getProperty("user.dir")).toAbsolutePath());
+    private static final String CONFIG_SOURCE = "redlock-core/src/main/java/dev/redlock/RedlockConfig.java";
+
+    private static Path root(Path dir) {
+        for (Path d = dir; d != null; d = d.getParent()) {
+            if (Files.isRegularFile(d.resolve(CONFIG_SOURCE)) && Files.isRegularFile(d.resolve("README.md"))) return d;
+        }
+        throw new IllegalStateException("no repository root (with " + CONFIG_SOURCE + ") above " + dir);
+    }
 
     @Test
     void theReadmeTableIsTheCatalogue() throws IOException {
-        Path readme = MODULE.resolveSibling("README.md");
-        if (!Files.exists(readme)) readme = MODULE.resolve("README.md");
+        Path readme = ROOT.resolve("README.md");
         List<String> rows = new ArrayList<>();
         boolean inSection = false;
         for (String line : Files.readAllLines(readme)) {
@@ -58,7 +66,7 @@ class ConfigCatalogueTest {
 
     @Test
     void theJavadocTableIsTheCatalogue() throws IOException {
-        String source = Files.readString(MODULE.resolve("src/main/java/dev/redlock/RedlockConfig.java"));
+        String source = Files.readString(ROOT.resolve(CONFIG_SOURCE));
         String doc = source.substring(source.indexOf("<table>"), source.indexOf("</table>"))
                 .replaceAll("\n \\*\\s+", " ");
         Matcher m = Pattern.compile("<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>").matcher(doc);

@@ -108,7 +108,7 @@ class IoThreadIT {
             });
             armed.set(true);
             CompletableFuture<Lease> first = redlock.acquireAsync("held-up", Duration.ofSeconds(5));
-            long bound = Redlock.acquisitionBoundMillis(cfg, 1);
+            long bound = BlockingWait.acquisitionBoundMillis(cfg, 1);
             long start = System.nanoTime();
             RedlockException e = assertThrows(RedlockException.class, () -> redlock.acquire("other", Duration.ofSeconds(5)));
             long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
