@@ -336,7 +336,7 @@ public final class SemanticMutants {
     private static Map<String, String> chaosRun(Path root, Path dir, String name, List<String> scenarios) throws Exception {
         Path log = dir.resolve(name + ".log");
         List<String> cmd = new ArrayList<>(List.of(javaBin(), "-cp",
-                "redlock-core/target/classes" + File.pathSeparator + "chaos-tests/target/redlock-chaos.jar",
+                "redlock-core/target/classes" + File.pathSeparator + "redlock-chaos-cli/target/redlock-chaos.jar",
                 "dev.redlock.chaos.cli.ChaosCli", "run", "--report", dir.resolve(name + "-report").toString()));
         cmd.addAll(scenarios);
         int code = run(root, log, Duration.ofMinutes(15), cmd.toArray(String[]::new));
@@ -424,7 +424,7 @@ public final class SemanticMutants {
 
         private static String[] simulate(Path dir, String... args) {
             List<String> cmd = new ArrayList<>(List.of(javaBin(), "-cp",
-                    "redlock-core/target/classes" + File.pathSeparator + "chaos-tests/target/redlock-chaos.jar",
+                    "redlock-core/target/classes" + File.pathSeparator + "redlock-chaos-cli/target/redlock-chaos.jar",
                     "dev.redlock.chaos.cli.ChaosCli", "simulate", "--trace-dir", dir.resolve("sim-traces").toString()));
             cmd.addAll(List.of(args));
             return cmd.toArray(String[]::new);

@@ -136,7 +136,7 @@ final class SimulateCommand implements Callable<Integer> {
     }
 
     private String replayCommand(long s) {
-        return "java -jar chaos-tests/target/redlock-chaos.jar simulate --seed " + s + " --ops " + ops
+        return "java -jar redlock-chaos-cli/target/redlock-chaos.jar simulate --seed " + s + " --ops " + ops
                 + (withoutAmnesiaGuard ? " --without-amnesia-guard" : "") + (uncappedGuesses ? " --uncapped-guesses" : "");
     }
 
