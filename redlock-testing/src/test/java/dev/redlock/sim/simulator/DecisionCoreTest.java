@@ -45,20 +45,26 @@ class DecisionCoreTest {
 
     DecisionCoreTest() {
         net.defaultDelay(LinkDelay.fixed(Duration.ofMillis(1)));
+        for (int i = 0; i < 3; i++) {
+            nodes.add(net.attach(SimNode.builder(time, "n" + i).epochMicros(Plan.EPOCH_US).build()));
+        }
+        redlock = client(app);
+        time.runFor(Duration.ofMillis(10));
+    }
+
+    /** A client of the three nodes, with its own token hints and clock watch. */
+    private Redlock client(SimClient host) {
         List<SimTransport> transports = new ArrayList<>();
         List<String> uris = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            SimNode n = net.attach(SimNode.builder(time, "n" + i).epochMicros(Plan.EPOCH_US).build());
-            nodes.add(n);
-            transports.add(app.transport(n));
-            uris.add("redis://n" + i + ":6379");
+        for (SimNode n : nodes) {
+            transports.add(host.transport(n));
+            uris.add("redis://" + n.name() + ":6379");
         }
         RedlockConfig config = RedlockConfig.builder().nodes(uris).nodeTimeout(Duration.ofMillis(50)).retryCount(0)
                 .restartQuarantine(Duration.ZERO).preflight(Preflight.OFF).build();
-        redlock = RedlockInternals.create(config, transports, Seams.builder().ticker(time::nanoTime)
+        return RedlockInternals.create(config, transports, Seams.builder().ticker(time::nanoTime)
                 .wallMicros(() -> Plan.EPOCH_US + time.nanoTime() / 1000).scheduler(time).events(time)
                 .random(new Random(5)).build());
-        time.runFor(Duration.ofMillis(10));
     }
 
     private <T> T await(CompletableFuture<T> f) {
@@ -145,5 +151,27 @@ class DecisionCoreTest {
         nodes.get(1).evict("redlock:__fence:r");   // a lost fence entry
         Lease third = await(redlock.acquireAsync("r", TTL));
         assertTrue(third.fencingToken() > second.fencingToken());
+    }
+
+    /**
+     * A one-round token is only as safe as the nodes that wrote it: a node whose clock is behind grants but does not
+     * write a guess beyond its clock plus the cap, so a quorum of grants of which one did not write the guess must
+     * take the second phase. Otherwise the guess sits on one node, and a client without hints whose quorum misses
+     * that node, within the guess's lead, draws a smaller token.
+     */
+    @Test
+    void aGuessedTokenNotWrittenByEveryCountedGrantTakesTheSecondPhase() {
+        nodes.get(2).clockOffset(Duration.ofMillis(-200));   // beyond the 100 ms cap: n2 grants, keeps its fence
+        Lease first = await(redlock.acquireAsync("r", TTL));    // no hint yet: two phases
+        await(first.releaseAsync());
+        net.partition(app, nodes.get(0));                       // the grants: n1 (writes the guess) and n2 (does not)
+        Lease second = await(redlock.acquireAsync("r", TTL));
+        second.releaseAsync();
+        time.runFor(Duration.ofMillis(5));                      // released on n1 and n2, well within the guess's lead
+        assertNull(nodes.get(1).peek("redlock:r"), "released on n1");
+        SimClient other = net.client("other");
+        net.partition(other, nodes.get(1));                     // the only node that holds the guess
+        Lease third = await(client(other).acquireAsync("r", TTL));
+        assertTrue(third.fencingToken() > second.fencingToken(), third.fencingToken() + " > " + second.fencingToken());
     }
 }
