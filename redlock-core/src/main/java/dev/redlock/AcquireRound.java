@@ -85,11 +85,9 @@ final class AcquireRound extends QuorumRound<HeldLease> {
 
     /** Whether every grant counted so far wrote the guessed token. */
     private boolean everyGrantWroteTheGuess() {
-        int[] granted = votes.grantedNodes();
         synchronized (this) {
-            for (int node : granted) if (!wroteGuess[node]) return false;
+            return votes.everyGrant(wroteGuess);
         }
-        return true;
     }
 
     @Override

@@ -20,10 +20,11 @@ import org.slf4j.LoggerFactory;
 /**
  * What every lease of a {@link Redlock} does, whatever it holds: one resource ({@link HeldLease}) or several at once
  * ({@link HeldMultiLease}). State moves HELD -> RELEASED or HELD -> LOST (-> RELEASED once the caller releases); a
- * lost lease is never revived. Validity is a deadline on the monotonic clock; an expiry timer on the shared scheduler
- * marks the lease lost when it passes, and the watchdog (when started) extends it at a third of the TTL. Extensions
- * are serialized so a slow one can never overwrite the deadline of a later one. A subclass says which keys it holds:
- * the extension and release it sends to the nodes, and its name in listeners' events and messages.
+ * lost lease is never revived. Validity is a deadline on the monotonic clock; an expiry timer marks the lease lost
+ * when it passes (on the I/O loop when the lease was granted there, else on the shared scheduler), and the watchdog
+ * (when started) extends it at a third of the TTL. Extensions are serialized so a slow one can never overwrite the
+ * deadline of a later one. A subclass says which keys it holds: the extension and release it sends to the nodes, and
+ * its name in listeners' events and messages.
  */
 abstract class LeaseCore {
     private static final Logger log = LoggerFactory.getLogger(LeaseCore.class);
@@ -201,7 +202,7 @@ abstract class LeaseCore {
         if (old != null) old.cancel(false);
         if (state.get() != State.HELD) return;
         long delay = Math.max(0, deadline - ctx.ticker().nanoTime());
-        expiryTimer = ctx.scheduler().schedule(this::onExpiryTimer, delay, TimeUnit.NANOSECONDS);
+        expiryTimer = ctx.scheduleExpiry(this::onExpiryTimer, delay);
     }
 
     private void onExpiryTimer() {
@@ -383,7 +384,7 @@ abstract class LeaseCore {
         State was = state.getAndSet(State.RELEASED);
         if (was == State.HELD) ctx.listeners().onLeaseReleased(label());
         if (was == State.HELD && !closedUnder) {
-            lossSignal.completeExceptionally(new Released("lease on '" + label() + "' released"));
+            lossSignal.completeExceptionally(new Released(label()));
         }
         cancelTimers();
         ctx.live().remove(this);
@@ -416,11 +417,19 @@ abstract class LeaseCore {
 
     /**
      * What a released lease's {@link #whenLost()} futures complete with: made on every release, so without a stack
-     * trace (the release is its cause, not a fault; a filled-in trace was several hundred bytes per release).
+     * trace (the release is its cause, not a fault; a filled-in trace was several hundred bytes per release), and
+     * with its message built only when read.
      */
     private static final class Released extends CancellationException {
-        Released(String message) {
-            super(message);
+        private final String label;
+
+        Released(String label) {
+            this.label = label;
+        }
+
+        @Override
+        public String getMessage() {
+            return "lease on '" + label + "' released";
         }
 
         @Override

@@ -98,10 +98,14 @@ final class PreflightGate {
      * is due (the common path adds nothing), else a future that fails with the refusal (STRICT) or sends once the
      * node passed.
      */
-    CompletableFuture<Object> send(NodeClient n, Supplier<CompletableFuture<Object>> send) {
-        if (mode == Preflight.OFF) return send.get();
+    CompletableFuture<Object> send(NodeClient n, LuaScript script, Object[] command) {
+        if (mode == Preflight.OFF) return n.eval(script, command);
         State s = nodes[n.index()];
-        if (!s.suspect && s.refusal == null) return send.get();
+        if (!s.suspect && s.refusal == null) return n.eval(script, command);
+        return sendChecked(n, s, () -> n.eval(script, command));
+    }
+
+    private CompletableFuture<Object> sendChecked(NodeClient n, State s, Supplier<CompletableFuture<Object>> send) {
         CompletableFuture<Void> check = checkIfDue(n, s);
         // a node that passed before is re-checked beside this vote, not before it: a slow check must not cost the
         // vote (a restarted node is quarantined meanwhile anyway); the verdict applies from the next vote on

@@ -247,6 +247,14 @@ final class QuorumCall implements RespCommand.Listener {
         return allIn.thenApply(x -> snapshot());
     }
 
+    /**
+     * Completes when every node answered or timed out, as {@link #settled()} does, without a copy of the votes (for
+     * work that only waits for the call). Callers must not complete it.
+     */
+    CompletableFuture<Void> allAnswered() {
+        return allIn;
+    }
+
     /** The votes counted so far, in target order; {@code null} entries have not answered yet. A fixed-size copy. */
     synchronized List<NodeVote> snapshot() {
         return Arrays.asList(votes.clone());
@@ -258,6 +266,12 @@ final class QuorumCall implements RespCommand.Listener {
         int n = 0;
         for (NodeVote v : votes) if (v != null && v.isGranted()) out[n++] = v.node();
         return n == out.length ? out : Arrays.copyOf(out, n);
+    }
+
+    /** Whether {@code flags[node]} is set for every node that granted so far (on time). */
+    synchronized boolean everyGrant(boolean[] flags) {
+        for (NodeVote v : votes) if (v != null && v.isGranted() && !flags[v.node()]) return false;
+        return true;
     }
 
     /** Highest fence among the grants counted so far. */

@@ -99,14 +99,17 @@ abstract class QuorumRound<L extends LeaseCore> implements QuorumCall.LateGrants
         Object[] acquire = acquireCommand();
         synchronized (this) {
             votes = QuorumCall.start(ctx, RedlockListener.Operation.ACQUIRE, ctx.allNodes(), false, start,
-                    n -> ctx.preflight().send(n, () -> n.eval(script, acquire)),
+                    n -> ctx.preflight().send(n, script, acquire),
                     this::classify,
                     this);
         }
         // a node that failed (error, timeout) may come back restarted or replaced: check it before its next vote
-        votes.settled().thenAccept(all -> all.forEach(v -> {
-            if (v.kind() == NodeOutcome.Kind.ERROR || v.kind() == NodeOutcome.Kind.TIMEOUT) ctx.preflight().failed(v.node());
-        }));
+        QuorumCall call = votes;
+        call.allAnswered().thenRun(() -> {
+            for (NodeVote v : call.snapshot()) {
+                if (v.kind() == NodeOutcome.Kind.ERROR || v.kind() == NodeOutcome.Kind.TIMEOUT) ctx.preflight().failed(v.node());
+            }
+        });
         return votes.decision().thenCompose(quorum -> {
             String conflicted = conflictReason();
             if (conflicted != null) return fail(conflicted);

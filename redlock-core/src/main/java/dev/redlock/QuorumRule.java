@@ -69,24 +69,29 @@ final class QuorumRule {
         return new Tally(targets, quorumCap);
     }
 
-    /** Grant and non-grant counts per group for one call; see {@link #tally}. */
+    /**
+     * Grant and non-grant counts per group for one call; see {@link #tally}. One array holds, per group, the grants it
+     * needs, the non-grants it can take before its quorum is impossible (spare), and the grants and others counted
+     * (one allocation per call, not four).
+     */
     final class Tally {
-        private final int[] need;
-        private final int[] spare;      // non-grants each group can take before its quorum is impossible
-        private final int[] granted;
-        private final int[] other;
+        private static final int NEED = 0;
+        private static final int SPARE = 1;
+        private static final int GRANTED = 2;
+        private static final int OTHER = 3;
+        private static final int FIELDS = 4;
+
+        private final int[] counts;     // group g's fields at g * FIELDS + NEED, SPARE, GRANTED, OTHER
 
         private Tally(int[] targets, boolean quorumCap) {
             int groups = members.length;
-            need = new int[groups];
-            spare = new int[groups];
-            granted = new int[groups];
-            other = new int[groups];
+            counts = new int[groups * FIELDS];
             for (int g = 0; g < groups; g++) {
                 int size = 0;
                 for (int t : targets) if ((groupsOf[t] & (1 << g)) != 0) size++;
-                need[g] = quorumCap ? Math.min(quorums[g], size) : quorums[g];
-                spare[g] = size - need[g];
+                int need = quorumCap ? Math.min(quorums[g], size) : quorums[g];
+                counts[g * FIELDS + NEED] = need;
+                counts[g * FIELDS + SPARE] = size - need;
             }
         }
 
@@ -95,20 +100,19 @@ final class QuorumRule {
             int mask = groupsOf[node];
             for (int g = 0; mask != 0; g++, mask >>>= 1) {
                 if ((mask & 1) == 0) continue;
-                if (grant) granted[g]++;
-                else other[g]++;
+                counts[g * FIELDS + (grant ? GRANTED : OTHER)]++;
             }
         }
 
         /** Every group has its quorum of grants. */
         boolean reached() {
-            for (int g = 0; g < need.length; g++) if (granted[g] < need[g]) return false;
+            for (int g = 0; g < counts.length; g += FIELDS) if (counts[g + GRANTED] < counts[g + NEED]) return false;
             return true;
         }
 
         /** Some group can no longer reach its quorum (spare < 0 means a group too small for it from the start). */
         boolean impossible() {
-            for (int g = 0; g < need.length; g++) if (other[g] > spare[g]) return true;
+            for (int g = 0; g < counts.length; g += FIELDS) if (counts[g + OTHER] > counts[g + SPARE]) return true;
             return false;
         }
     }

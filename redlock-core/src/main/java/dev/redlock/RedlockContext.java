@@ -12,8 +12,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -164,6 +167,24 @@ final class RedlockContext {
 
     ScheduledExecutorService scheduler() { return scheduler; }
 
+    /**
+     * A lease's expiry timer: on the I/O loop when armed there (a new lease is handed over on the loop) and the
+     * scheduler is the library's own, else on the scheduler. On the scheduler every acquire's timer became the head
+     * of its queue (the next task being hours away) and woke its thread, a system call on the I/O thread right before
+     * the caller's wake-up; on the loop it is a heap insert, and a cancel from another thread wakes nothing (the loop
+     * removes it on its next turn).
+     */
+    ScheduledFuture<?> scheduleExpiry(Runnable task, long delayNanos) {
+        if (ioLoop != null && ioLoop.inEventLoop() && seams.scheduler() == null) {
+            try {
+                return ioLoop.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                // the loop is shutting down: the scheduler below
+            }
+        }
+        return scheduler.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
     ExecutorService events() { return events; }
 
     Ticker ticker() { return ticker; }
@@ -287,7 +308,7 @@ final class RedlockContext {
     QuorumCall releaseCall(LuaScript script, Object[] release, int[] targets) {
         QuorumCall call = QuorumCall.start(this, RedlockListener.Operation.RELEASE, targets, true, ticker.nanoTime(),
                 n -> n.eval(script, release), LeaseCore::ours, QuorumCall.LateGrants.IGNORE);
-        track(call.settled());
+        track(call.allAnswered());
         return call;
     }
 
@@ -302,7 +323,7 @@ final class RedlockContext {
         if (ttl.compareTo(Duration.ofDays(1)) > 0) {
             throw new IllegalArgumentException("ttl must be <= 24h, got " + Durations.human(ttl));
         }
-        Duration whole = ttl.isNegative() ? ttl : Duration.ofMillis(ttl.toMillis());
+        Duration whole = ttl.isNegative() || ttl.getNano() % 1_000_000 == 0 ? ttl : Duration.ofMillis(ttl.toMillis());
         long drift = whole.isNegative() ? 0 : config.driftNanos(whole);
         if (whole.isNegative() || whole.toNanos() <= drift || whole.toMillis() < 1) {
             throw new IllegalArgumentException("ttl must be greater than the drift allowance ttl*driftFactor+fixedDrift ("

@@ -8,10 +8,11 @@ package dev.redlock;
  * need.
  *
  * <p><b>Threads.</b> Methods are called synchronously, on the thread where the event happens: mostly the Redlock's
- * I/O thread (node replies, decisions, fencing), its scheduler thread (timeouts, watchdog, expiry), an election's
- * campaign thread, or the caller's. A listener must return quickly and never block or call back into the Redlock
- * and wait: on the I/O thread it delays every lock operation of its Redlock. Counters, timers and gauges of a metrics
- * library are fine; logging at a level that is off is fine; I/O is not (hand it to an executor of your own).
+ * I/O thread (node replies, decisions, fencing, timeouts, lease expiry), its scheduler thread (watchdog; expiry with
+ * an adapter's transport), an election's campaign thread, or the caller's. A listener must return quickly and never
+ * block or call back into the Redlock and wait: on the I/O thread it delays every lock operation of its Redlock.
+ * Counters, timers and gauges of a metrics library are fine; logging at a level that is off is fine; I/O is not
+ * (hand it to an executor of your own).
  * Listeners may be called concurrently from several threads and must be thread-safe. An exception a listener throws
  * is caught and logged, never passed on.
  *
