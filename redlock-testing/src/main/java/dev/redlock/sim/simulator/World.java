@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One seed's world as its {@link Plan} draws it: the simulated nodes (with their versions, persistence and clocks),
@@ -104,6 +105,18 @@ final class World {
             if (cp.maxHoldMs > 0) config.maxHold(Duration.ofMillis(cp.maxHoldMs));
             client.redlock = RedlockInternals.create(config.build(), transports, seams.build());
         }
+    }
+
+    /**
+     * Marks every node fresh through client 0's {@code Redlock} (the library's own marking, as an operator runs it at a
+     * first deployment), before any fault or lock: the loop runs until every node answered.
+     */
+    void markFresh() {
+        CompletableFuture<Integer> marked = RedlockInternals.markNodesFreshAsync(clients[0].redlock);
+        while (!marked.isDone()) time.runUntil(time.nanoTime() + 1_000_000);
+        int n = marked.join();
+        if (n != nodes.size()) throw new IllegalStateException("marked " + n + " of " + nodes.size() + " nodes fresh");
+        if (trace.enabled()) trace.record("marked " + n + " nodes fresh");
     }
 
     /** Schedules every fault of {@code faults} (and its heal) on the loop, {@code offsetNs} later than planned. */
