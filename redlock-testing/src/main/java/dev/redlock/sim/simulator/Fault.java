@@ -35,7 +35,10 @@ record Fault(int index, long at, Kind kind, int node, int client, long durationN
         SNAPSHOT,
         /** The link between client and node gets a long tail of delays (mean {@code param} ns) for the duration. */
         DELAY_SPIKE,
-        /** The node loses the resource's fence entry (as its retention running out or eviction would). */
+        /**
+         * The nodes in the bit mask {@code param >> 8} lose the fence entry of resource {@code param & 0xff} (as its
+         * retention running out or an eviction would).
+         */
         FENCE_LOSS,
         /** Every node in the bit mask {@code param} is killed (odd ones lose power) and restarted after the duration. */
         RESTART_STORM;
@@ -82,7 +85,7 @@ record Fault(int index, long at, Kind kind, int node, int client, long durationN
             case NODE_CLOCK_BACK -> t + " n" + node + " by " + ms(param * 1000);
             case CLIENT_CLOCK_STEP -> t + " c" + client + " to " + ms(param * 1000);
             case SNAPSHOT -> t + " n" + node;
-            case FENCE_LOSS -> t + " n" + node + " r" + param;
+            case FENCE_LOSS -> t + " nodes " + Long.toBinaryString(param >> 8) + " r" + (param & 0xff);
             case RESTART_STORM -> t + " nodes " + Long.toBinaryString(param) + " down for " + ms(durationNs);
         };
     }

@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
  * A seed's fault schedule, drawn from the seed (its own random stream, so the workload's choices do not move when
  * faults are removed by the shrinker): a Jepsen-style mix of partitions, one-way cuts, resets, kills and power losses
  * (with each node's persistence), restart storms, node and client pauses, clock faults within the tolerance, RDB
- * snapshots, delay spikes and lost fence entries. Never more than the configuration tolerates: at no moment does a
+ * snapshots, delay spikes and lost fence entries (on one node, or an eviction wave over several). Never more than the configuration tolerates: at no moment does a
  * client have more than {@code N - quorum} nodes out of reach (killed, paused, partitioned, cut or slowed), and every
  * clock stays within the preflight tolerance. Restart storms may take any number of nodes' memory (the amnesia guard
  * is what tolerates that) and count as out of reach only for their few milliseconds of downtime, not at all here.
@@ -82,7 +82,13 @@ final class Nemesis {
                     nodeClock[node] -= param;
                 }
                 case CLIENT_CLOCK_STEP -> param = r.nextLong(-plan.clockBoundUs, plan.clockBoundUs + 1);
-                case FENCE_LOSS -> param = r.nextInt(plan.resources.length);
+                case FENCE_LOSS -> {
+                    // one node's entry (its retention ran out), or an eviction wave: the same memory pressure on
+                    // several nodes evicts the same cold key on each
+                    long mask = 1L << node;
+                    if (r.nextBoolean()) mask |= r.nextLong(1L << plan.nodes);
+                    param = r.nextInt(plan.resources.length) | mask << 8;
+                }
                 case RESTART_STORM -> {
                     d = ms(r, 1, 10);
                     param = r.nextLong(1, 1L << plan.nodes);

@@ -155,7 +155,10 @@ final class World {
             case DELAY_SPIKE -> net.delay(c.sim, n, LinkDelay.exponential(Duration.ofNanos(plan.minDelayNs),
                     Duration.ofNanos(f.param())));
             case FENCE_LOSS -> {
-                if (n.isRunning()) n.evict("redlock:__fence:" + plan.resources[(int) (f.param() % plan.resources.length)]);
+                String key = "redlock:__fence:" + plan.resources[(int) (f.param() & 0xff)];
+                for (int i = 0; i < nodes.size(); i++) {
+                    if ((f.param() >> 8 & 1L << i) != 0 && nodes.get(i).isRunning()) nodes.get(i).evict(key);
+                }
             }
             case RESTART_STORM -> {
                 for (int i = 0; i < nodes.size(); i++) if ((f.param() & (1L << i)) != 0) down(nodes.get(i), i % 2 == 1);
