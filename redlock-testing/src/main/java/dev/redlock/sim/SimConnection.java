@@ -99,6 +99,7 @@ public final class SimConnection {
         long due = Math.max(SimScheduler.saturatedAdd(net.time().nanoTime(), link.delay.sampleNanos(net.time().random())), lastDueToNode);
         lastDueToNode = due;
         net.time().at(due, () -> arrive(r));
+        client.sent();
     }
 
     private void arrive(Request r) {

@@ -25,6 +25,12 @@ record Fault(int index, long at, Kind kind, int node, int client, long durationN
         NODE_PAUSE,
         /** The client's process stops for the duration (a GC pause): its timers and network wait. */
         CLIENT_PAUSE,
+        /**
+         * The client's process stops for {@code param} ns right after its next request goes on the wire (a GC pause
+         * with a call in flight: its replies and the timers of the call wait), if it sends one within the fault's
+         * duration minus {@code param}.
+         */
+        CLIENT_PAUSE_IN_FLIGHT,
         /** The node's clock runs at rate {@code 1 + param * 1e-6} from now on (within the drift allowance). */
         NODE_CLOCK_RATE,
         /** The node's clock steps back by {@code param} microseconds (keys live longer, never shorter). */
@@ -67,7 +73,7 @@ record Fault(int index, long at, Kind kind, int node, int client, long durationN
             case PARTITION, CUT_TO_NODE, CUT_TO_CLIENT, RESET, DELAY_SPIKE -> c == client && n == node;
             case KILL, POWER_LOSS, NODE_PAUSE -> n == node;
             case RESTART_STORM -> (param & (1L << n)) != 0;
-            case CLIENT_PAUSE -> c == client;
+            case CLIENT_PAUSE, CLIENT_PAUSE_IN_FLIGHT -> c == client;
             default -> false;
         };
     }
@@ -81,6 +87,8 @@ record Fault(int index, long at, Kind kind, int node, int client, long durationN
             case RESET -> t + " c" + client + "/n" + node;
             case KILL, POWER_LOSS, NODE_PAUSE -> t + " n" + node + " for " + ms(durationNs);
             case CLIENT_PAUSE -> t + " c" + client + " for " + ms(durationNs);
+            case CLIENT_PAUSE_IN_FLIGHT -> t + " c" + client + " for " + ms(param) + " from its next send (within "
+                    + ms(durationNs - param) + ")";
             case NODE_CLOCK_RATE -> t + " n" + node + " x" + (1 + param * 1e-6);
             case NODE_CLOCK_BACK -> t + " n" + node + " by " + ms(param * 1000);
             case CLIENT_CLOCK_STEP -> t + " c" + client + " to " + ms(param * 1000);

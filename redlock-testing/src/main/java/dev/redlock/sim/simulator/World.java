@@ -45,6 +45,8 @@ final class World {
         final SimTransport store;
         Redlock redlock;
         long wallOffsetUs;
+        /** The in-flight pause holding this client now, if any. */
+        Fault pausedBy;
 
         Client(int index, Plan.ClientPlan plan, SimClient sim, ClientExecutor exec, SimTransport store) {
             this.index = index;
@@ -148,6 +150,13 @@ final class World {
                 nodeOffsetUs[f.node()] -= f.param();
                 n.clockOffset(Duration.ofNanos(nodeOffsetUs[f.node()] * 1000));
             }
+            case CLIENT_PAUSE_IN_FLIGHT -> c.sim.onNextSend(() -> {
+                if (trace.enabled()) trace.record("c" + c.index + " paused with a call in flight (#" + f.index() + ")");
+                c.pausedBy = f;
+                c.sim.pause();
+                c.exec.pause();
+                time.at(time.nanoTime() + f.param(), () -> endInFlightPause(c, f));
+            });
             case CLIENT_CLOCK_STEP -> c.wallOffsetUs = f.param();
             case SNAPSHOT -> {
                 if (n.isRunning()) n.snapshot();
@@ -180,11 +189,24 @@ final class World {
             }
             case NODE_CLOCK_RATE -> n.clockRate(1.0);
             case DELAY_SPIKE -> net.delay(c.sim, n, defaultDelay);
+            case CLIENT_PAUSE_IN_FLIGHT -> {
+                c.sim.onNextSend(null);   // it lapses if the client sent nothing in its window
+                endInFlightPause(c, f);
+            }
             case RESTART_STORM -> {
                 for (int i = 0; i < nodes.size(); i++) if ((f.param() & (1L << i)) != 0) up(nodes.get(i));
             }
             default -> { }
         }
+    }
+
+    /** Ends the pause that fault {@code f} started on {@code c}, once (its own timer or the fault's end). */
+    private void endInFlightPause(Client c, Fault f) {
+        if (c.pausedBy != f) return;
+        c.pausedBy = null;
+        if (trace.enabled()) trace.record("c" + c.index + " resumed (#" + f.index() + ")");
+        c.sim.resume();
+        c.exec.resume();
     }
 
     private static void down(SimNode n, boolean powerLoss) {
@@ -208,6 +230,8 @@ final class World {
         }
         for (Client c : clients) {
             for (SimNode n : nodes) net.delay(c.sim, n, defaultDelay);
+            c.sim.onNextSend(null);
+            c.pausedBy = null;
             if (c.sim.isPaused()) c.sim.resume();
             c.exec.resume();
         }
