@@ -150,13 +150,14 @@ final class World {
                 nodeOffsetUs[f.node()] -= f.param();
                 n.clockOffset(Duration.ofNanos(nodeOffsetUs[f.node()] * 1000));
             }
-            case CLIENT_PAUSE_IN_FLIGHT -> c.sim.onNextSend(() -> {
+            // once the task that sent has finished (every request of the call is on the wire), before any reply
+            case CLIENT_PAUSE_IN_FLIGHT -> c.sim.onNextSend(() -> time.execute(() -> {
                 if (trace.enabled()) trace.record("c" + c.index + " paused with a call in flight (#" + f.index() + ")");
                 c.pausedBy = f;
                 c.sim.pause();
                 c.exec.pause();
                 time.at(time.nanoTime() + f.param(), () -> endInFlightPause(c, f));
-            });
+            }));
             case CLIENT_CLOCK_STEP -> c.wallOffsetUs = f.param();
             case SNAPSHOT -> {
                 if (n.isRunning()) n.snapshot();
