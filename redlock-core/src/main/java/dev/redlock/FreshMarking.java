@@ -44,6 +44,22 @@ final class FreshMarking {
     }
 
     /**
+     * {@link #markAll} without blocking, for code on a single simulated thread: how many nodes were newly marked, or
+     * a failure naming the first node that could not be marked (reached nodes stay marked).
+     */
+    static CompletableFuture<Integer> markAllAsync(RedlockContext ctx) {
+        List<Object> keys = List.of(ctx.markerKey());
+        long deadline = ctx.ticker().nanoTime() + TimeUnit.MILLISECONDS.toNanos(
+                10 * ctx.config().nodeTimeout().toMillis() + NodeClient.connectTimeoutMs(ctx.config()));
+        CompletableFuture<Integer> marked = CompletableFuture.completedFuture(0);
+        for (NodeClient n : ctx.nodes()) {
+            CompletableFuture<Object> one = markFresh(ctx, n, keys, deadline);
+            marked = marked.thenCombine(one, (sum, r) -> sum + (((Number) r).longValue() == 1 ? 1 : 0));
+        }
+        return marked;
+    }
+
+    /**
      * MARK_FRESH on one node. SET NX is idempotent, so a failed attempt (a connection not made in time on a cold or
      * loaded start) is sent again 100 ms later while the deadline leaves room; an error reply is final.
      */

@@ -54,4 +54,9 @@ final class InternalBridge implements RedlockInternals.Bridge {
     public CompletableFuture<Lease> tryAcquireAsync(Redlock redlock, String resource, Duration ttl) {
         return redlock.startAsync(resource, ttl, 1, RedlockListener.AcquireMode.TRY);
     }
+
+    @Override
+    public CompletableFuture<Integer> markNodesFreshAsync(Redlock redlock) {
+        return FreshMarking.markAllAsync(redlock.context());
+    }
 }

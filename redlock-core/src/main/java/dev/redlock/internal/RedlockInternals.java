@@ -39,6 +39,8 @@ public final class RedlockInternals {
         CompletableFuture<Boolean> extendAsync(Lease lease, Duration ttl);
 
         CompletableFuture<Lease> tryAcquireAsync(Redlock redlock, String resource, Duration ttl);
+
+        CompletableFuture<Integer> markNodesFreshAsync(Redlock redlock);
     }
 
     /** Called once, by {@code Redlock}. */
@@ -112,6 +114,14 @@ public final class RedlockInternals {
      */
     public static CompletableFuture<Lease> tryAcquireAsync(Redlock redlock, String resource, Duration ttl) {
         return bridge().tryAcquireAsync(Objects.requireNonNull(redlock, "redlock"), resource, ttl);
+    }
+
+    /**
+     * {@link Redlock#markNodesFresh} without blocking, for code on a single simulated thread: how many nodes were
+     * newly marked; fails when a node could not be marked (the nodes reached stay marked).
+     */
+    public static CompletableFuture<Integer> markNodesFreshAsync(Redlock redlock) {
+        return bridge().markNodesFreshAsync(Objects.requireNonNull(redlock, "redlock"));
     }
 
     /** The monotonic clock {@code redlock} times its leases' validity on. */

@@ -15,6 +15,7 @@ public final class SimClient {
     private final SimNetwork net;
     private final Map<SimNode, SimTransport> transports = new LinkedHashMap<>();
     private boolean paused;
+    private Runnable onNextSend;
 
     SimClient(String name, SimNetwork net) {
         this.name = name;
@@ -44,6 +45,21 @@ public final class SimClient {
         paused = false;
         net.trace().record("client " + name + " resumed");
         net.clientResumed(this);
+    }
+
+    /**
+     * Runs {@code action} once, right after this client's next request goes on the wire (to pause the client with a
+     * call in flight, as a GC pause that begins mid-call does); replaces an action armed before, {@code null} disarms.
+     */
+    public void onNextSend(Runnable action) {
+        onNextSend = action;
+    }
+
+    void sent() {
+        Runnable a = onNextSend;
+        if (a == null) return;
+        onNextSend = null;
+        a.run();
     }
 
     @Override

@@ -8,8 +8,9 @@ import org.luaj.vm2.LuaString;
 /**
  * One simulated TCP connection from a client to a node: requests reach the node in the order sent, replies and
  * published messages reach the client in the order sent, each after its link's delay. A cut direction (partition)
- * or a paused client holds what is sent from then on and releases it, in order, when healed or resumed; messages
- * already in flight still arrive. A {@link #reset()} fails every outstanding request at once with a
+ * holds what is sent from then on and releases it, in order, when healed; messages already in flight still arrive.
+ * A paused client sends nothing until it resumes; replies to it still travel and wait, in order, in its socket
+ * buffer, and it reads them when it resumes. A {@link #reset()} fails every outstanding request at once with a
  * {@link SimConnectionException}; a request that was in flight and not yet run may still run on the node (a seeded
  * coin decides, and the trace records which), its reply lost. Not thread-safe: the simulation's thread only.
  */
@@ -99,6 +100,7 @@ public final class SimConnection {
         long due = Math.max(SimScheduler.saturatedAdd(net.time().nanoTime(), link.delay.sampleNanos(net.time().random())), lastDueToNode);
         lastDueToNode = due;
         net.time().at(due, () -> arrive(r));
+        client.sent();
     }
 
     private void arrive(Request r) {
@@ -138,7 +140,8 @@ public final class SimConnection {
 
     private void toClient(Runnable delivery) {
         if (closed) return;
-        if (link.cutToClient || client.isPaused() || !heldToClient.isEmpty()) {
+        // a paused client's replies still travel: they wait in its socket buffer (arrivedWhilePaused) until it runs
+        if (link.cutToClient || !heldToClient.isEmpty()) {
             heldToClient.add(delivery);
             return;
         }
@@ -172,7 +175,7 @@ public final class SimConnection {
             heldToNode.clear();
             for (Request r : held) toNode(r);
         }
-        if (!link.cutToClient && !client.isPaused()) {
+        if (!link.cutToClient) {
             ArrayDeque<Runnable> held = new ArrayDeque<>(heldToClient);
             heldToClient.clear();
             for (Runnable d : held) toClient(d);

@@ -22,7 +22,9 @@ import java.util.List;
  *   <li>{@code LOST_UPDATE}: the fenced register never applied a write over another value than its writer read
  *       (it refuses a token below the highest it has seen, so this is what a repeated or stale token can do);</li>
  *   <li>{@code LOSS_NOT_REPORTED}: a lease whose validity is over while its holder did not release it has its
- *       {@link Lease#whenLost()} completed within {@link #LOSS_REPORT_NS} of its client's running time.</li>
+ *       {@link Lease#whenLost()} completed within {@link #LOSS_REPORT_NS} of its client's running time;</li>
+ *   <li>{@code LEASE_REVIVED}: a lease whose validity was seen over (and that its holder did not release) never
+ *       answers {@link Lease#isValid()} again.</li>
  * </ul>
  * Sampling every millisecond can see an end of validity up to a millisecond late: that only makes the token check
  * weaker (an end seen late excuses more), never reports what did not happen. Not thread-safe: the loop only.
@@ -130,6 +132,13 @@ final class Checker {
         }
         for (int i = lossDue.size() - 1; i >= 0; i--) {
             Acquisition a = lossDue.get(i);
+            // (after another violation, a lease the checker stopped counting may still be valid: not a revival)
+            if (violations.isEmpty() && a.lease.isValid()) {
+                fail(Violation.Kind.LEASE_REVIVED, a.label() + " answers isValid() again (validity left "
+                        + a.lease.remainingValidity().toNanos() + "ns), its validity seen over at " + ms(a.endedAt));
+                lossDue.remove(i);   // report a lease once
+                continue;
+            }
             if (a.releasedAt < 0 && !a.lossReported) lossReported(a, now);
             if (a.releasedAt >= 0 || a.lossReported) lossDue.remove(i);
         }

@@ -13,12 +13,15 @@ import java.util.concurrent.TimeUnit;
 /**
  * One client process's timers and event thread on the simulation's loop: what the client's {@code Redlock} and its
  * workload schedule runs on the {@link SimScheduler}, except while the process is paused (a stop-the-world pause):
- * then whatever falls due waits, in order, until {@link #resume()}, as a paused JVM's timers do. Not thread-safe:
- * the loop's thread only.
+ * then whatever falls due waits until {@link #resume()}, as a paused JVM's threads do. A real client runs its timers
+ * on one thread and its I/O callbacks on another, so after a pause the two resume in either order: timers wait in
+ * their order, tasks handed over ({@code execute}, what replies complete) in theirs, and {@code resume} interleaves
+ * the two queues by the simulation's seeded coin. Not thread-safe: the loop's thread only.
  */
 final class ClientExecutor extends AbstractExecutorService implements ScheduledExecutorService {
     private final SimScheduler time;
-    private final ArrayDeque<Runnable> deferred = new ArrayDeque<>();
+    private final ArrayDeque<Runnable> deferredTimers = new ArrayDeque<>();
+    private final ArrayDeque<Runnable> deferredTasks = new ArrayDeque<>();
     private boolean paused;
 
     ClientExecutor(SimScheduler time) {
@@ -33,23 +36,29 @@ final class ClientExecutor extends AbstractExecutorService implements ScheduledE
         return paused;
     }
 
-    /** Runs what fell due during the pause, in order (each may be cancelled meanwhile: then it does not run). */
+    /**
+     * Runs what fell due during the pause: the timers in their order and the handed-over tasks in theirs, the two
+     * interleaved by a seeded coin (a cancelled timer does not run).
+     */
     void resume() {
         if (!paused) return;
         paused = false;
-        while (!deferred.isEmpty() && !paused) deferred.poll().run();
+        while (!paused && !(deferredTimers.isEmpty() && deferredTasks.isEmpty())) {
+            boolean timer = deferredTasks.isEmpty() || (!deferredTimers.isEmpty() && time.random().nextBoolean());
+            (timer ? deferredTimers : deferredTasks).poll().run();
+        }
     }
 
-    private Runnable gated(Runnable task) {
+    private Runnable gated(Runnable task, boolean timer) {
         return () -> {
-            if (paused) deferred.add(task);
+            if (paused) (timer ? deferredTimers : deferredTasks).add(task);
             else task.run();
         };
     }
 
     @Override
     public void execute(Runnable command) {
-        time.execute(gated(command));
+        time.execute(gated(command, false));
     }
 
     @Override
@@ -57,7 +66,7 @@ final class ClientExecutor extends AbstractExecutorService implements ScheduledE
         Handle<Object> h = new Handle<>();
         h.inner = time.schedule(gated(() -> {
             if (!h.cancelled) command.run();
-        }), delay, unit);
+        }, true), delay, unit);
         return h;
     }
 
@@ -74,12 +83,12 @@ final class ClientExecutor extends AbstractExecutorService implements ScheduledE
 
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
-        return time.scheduleAtFixedRate(gated(command), initialDelay, period, unit);
+        return time.scheduleAtFixedRate(gated(command, true), initialDelay, period, unit);
     }
 
     @Override
     public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
-        return time.scheduleWithFixedDelay(gated(command), initialDelay, delay, unit);
+        return time.scheduleWithFixedDelay(gated(command, true), initialDelay, delay, unit);
     }
 
     /** A client does not shut the simulation's loop down. */

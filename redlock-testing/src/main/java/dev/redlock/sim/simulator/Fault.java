@@ -25,6 +25,12 @@ record Fault(int index, long at, Kind kind, int node, int client, long durationN
         NODE_PAUSE,
         /** The client's process stops for the duration (a GC pause): its timers and network wait. */
         CLIENT_PAUSE,
+        /**
+         * The client's process stops for {@code param} ns right after its next request goes on the wire (a GC pause
+         * with a call in flight: its replies and the timers of the call wait), if it sends one within the fault's
+         * duration minus {@code param}.
+         */
+        CLIENT_PAUSE_IN_FLIGHT,
         /** The node's clock runs at rate {@code 1 + param * 1e-6} from now on (within the drift allowance). */
         NODE_CLOCK_RATE,
         /** The node's clock steps back by {@code param} microseconds (keys live longer, never shorter). */
@@ -35,7 +41,10 @@ record Fault(int index, long at, Kind kind, int node, int client, long durationN
         SNAPSHOT,
         /** The link between client and node gets a long tail of delays (mean {@code param} ns) for the duration. */
         DELAY_SPIKE,
-        /** The node loses the resource's fence entry (as its retention running out or eviction would). */
+        /**
+         * The nodes in the bit mask {@code param >> 8} lose the fence entry of resource {@code param & 0xff} (as its
+         * retention running out or an eviction would).
+         */
         FENCE_LOSS,
         /** Every node in the bit mask {@code param} is killed (odd ones lose power) and restarted after the duration. */
         RESTART_STORM;
@@ -64,7 +73,7 @@ record Fault(int index, long at, Kind kind, int node, int client, long durationN
             case PARTITION, CUT_TO_NODE, CUT_TO_CLIENT, RESET, DELAY_SPIKE -> c == client && n == node;
             case KILL, POWER_LOSS, NODE_PAUSE -> n == node;
             case RESTART_STORM -> (param & (1L << n)) != 0;
-            case CLIENT_PAUSE -> c == client;
+            case CLIENT_PAUSE, CLIENT_PAUSE_IN_FLIGHT -> c == client;
             default -> false;
         };
     }
@@ -78,11 +87,13 @@ record Fault(int index, long at, Kind kind, int node, int client, long durationN
             case RESET -> t + " c" + client + "/n" + node;
             case KILL, POWER_LOSS, NODE_PAUSE -> t + " n" + node + " for " + ms(durationNs);
             case CLIENT_PAUSE -> t + " c" + client + " for " + ms(durationNs);
+            case CLIENT_PAUSE_IN_FLIGHT -> t + " c" + client + " for " + ms(param) + " from its next send (within "
+                    + ms(durationNs - param) + ")";
             case NODE_CLOCK_RATE -> t + " n" + node + " x" + (1 + param * 1e-6);
             case NODE_CLOCK_BACK -> t + " n" + node + " by " + ms(param * 1000);
             case CLIENT_CLOCK_STEP -> t + " c" + client + " to " + ms(param * 1000);
             case SNAPSHOT -> t + " n" + node;
-            case FENCE_LOSS -> t + " n" + node + " r" + param;
+            case FENCE_LOSS -> t + " nodes " + Long.toBinaryString(param >> 8) + " r" + (param & 0xff);
             case RESTART_STORM -> t + " nodes " + Long.toBinaryString(param) + " down for " + ms(durationNs);
         };
     }

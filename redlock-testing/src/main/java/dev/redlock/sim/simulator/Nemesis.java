@@ -10,14 +10,17 @@ import java.util.SplittableRandom;
 /**
  * A seed's fault schedule, drawn from the seed (its own random stream, so the workload's choices do not move when
  * faults are removed by the shrinker): a Jepsen-style mix of partitions, one-way cuts, resets, kills and power losses
- * (with each node's persistence), restart storms, node and client pauses, clock faults within the tolerance, RDB
- * snapshots, delay spikes and lost fence entries. Never more than the configuration tolerates: at no moment does a
- * client have more than {@code N - quorum} nodes out of reach (killed, paused, partitioned, cut or slowed), and every
- * clock stays within the preflight tolerance. Restart storms may take any number of nodes' memory (the amnesia guard
- * is what tolerates that) and count as out of reach only for their few milliseconds of downtime, not at all here.
+ * (with each node's persistence), restart storms, node and client pauses (some begin with a call in flight), clock
+ * faults within the tolerance, RDB snapshots, delay spikes and lost fence entries (one node's, or an eviction wave
+ * over several). Never more than the configuration tolerates: at no moment does a client have more than
+ * {@code N - quorum} nodes out of reach (killed, paused, partitioned, cut or slowed), and every clock stays within
+ * the preflight tolerance. Restart storms may take any number of nodes' memory (the amnesia guard is what tolerates
+ * that) and count as out of reach only for their few milliseconds of downtime, not at all here.
  */
 final class Nemesis {
     private static final Kind[] WEIGHTED = weighted();
+    /** How long a pause "with a call in flight" waits for the client's next send before it lapses. */
+    static final long IN_FLIGHT_WINDOW_NS = 50_000_000;
 
     private Nemesis() {}
 
@@ -31,6 +34,7 @@ final class Nemesis {
         add(w, Kind.POWER_LOSS, 3);
         add(w, Kind.NODE_PAUSE, 6);
         add(w, Kind.CLIENT_PAUSE, 10);
+        add(w, Kind.CLIENT_PAUSE_IN_FLIGHT, 6);
         add(w, Kind.NODE_CLOCK_RATE, 3);
         add(w, Kind.NODE_CLOCK_BACK, 3);
         add(w, Kind.CLIENT_CLOCK_STEP, 6);
@@ -64,6 +68,10 @@ final class Nemesis {
                 case KILL, POWER_LOSS -> d = ms(r, 1, 30) + (r.nextInt(3) == 0 ? r.nextLong(2 * maxTtlNs) : 0);
                 case NODE_PAUSE -> d = ms(r, 1, 20) + (r.nextInt(3) == 0 ? r.nextLong(maxTtlNs) : 0);
                 case CLIENT_PAUSE -> d = ms(r, 1, 20) + (r.nextInt(2) == 0 ? r.nextLong(2 * maxTtlNs) : 0);
+                case CLIENT_PAUSE_IN_FLIGHT -> {
+                    param = ms(r, 1, 20) + (r.nextInt(2) == 0 ? r.nextLong(2 * maxTtlNs) : 0);
+                    d = IN_FLIGHT_WINDOW_NS + param;
+                }
                 case DELAY_SPIKE -> {
                     d = ms(r, 10, 200);
                     // mostly slow grants that still arrive within the client's node timeout (a round that takes long
@@ -82,7 +90,13 @@ final class Nemesis {
                     nodeClock[node] -= param;
                 }
                 case CLIENT_CLOCK_STEP -> param = r.nextLong(-plan.clockBoundUs, plan.clockBoundUs + 1);
-                case FENCE_LOSS -> param = r.nextInt(plan.resources.length);
+                case FENCE_LOSS -> {
+                    // one node's entry (its retention ran out), or an eviction wave: the same memory pressure on
+                    // several nodes evicts the same cold key on each
+                    long mask = 1L << node;
+                    if (r.nextBoolean()) mask |= r.nextLong(1L << plan.nodes);
+                    param = r.nextInt(plan.resources.length) | mask << 8;
+                }
                 case RESTART_STORM -> {
                     d = ms(r, 1, 10);
                     param = r.nextLong(1, 1L << plan.nodes);
@@ -150,8 +164,12 @@ final class Nemesis {
         boolean linkA = isLink(a.kind());
         boolean linkB = isLink(b.kind());
         if (linkA && linkB) return a.node() == b.node() && a.client() == b.client();
-        if (a.kind() == Kind.CLIENT_PAUSE && b.kind() == Kind.CLIENT_PAUSE) return a.client() == b.client();
+        if (isClientPause(a.kind()) && isClientPause(b.kind())) return a.client() == b.client();
         return false;
+    }
+
+    private static boolean isClientPause(Kind k) {
+        return k == Kind.CLIENT_PAUSE || k == Kind.CLIENT_PAUSE_IN_FLIGHT;
     }
 
     private static boolean isLink(Kind k) {

@@ -23,6 +23,8 @@ final class Plan {
     final Persistence[] persistence;
     final String[] versions;
     final long[] nodeClockOffsetUs;
+    /** Whether every node is marked fresh before the workload starts (the operator's step at a first deployment). */
+    final boolean markedFresh;
     /**
      * How far any clock (a node's, a client's wall clock) may be from true time, in microseconds: half the clock
      * tolerance of the strictest client ({@code (restartQuarantine - 2 margin) / 2}, what preflight enforces), so any
@@ -86,7 +88,9 @@ final class Plan {
             persistence[i] = kinds[r.nextInt(kinds.length)];
             versions[i] = vs[r.nextInt(vs.length)];
         }
-        r.nextInt(5);   // (was: marked fresh) kept so that every seed's world stays what it was
+        // two worlds in five start with every node marked fresh (Redlock.markNodesFresh at deployment): no quarantine
+        // at first contact and fences without a clock floor, so a lost fence entry reads the high-water mark
+        markedFresh = r.nextInt(5) < 2;
         minDelayNs = 20_000 + r.nextInt(100_000);
         maxDelayNs = minDelayNs + r.nextInt(2_000_000);
         client = new ClientPlan[clients];
@@ -130,7 +134,7 @@ final class Plan {
         StringBuilder b = new StringBuilder().append(nodes).append(" nodes (quorum ").append(quorum).append("), ")
                 .append(clients).append(" clients, resources ").append(String.join(",", resources)).append(", nodes");
         for (int i = 0; i < nodes; i++) {
-            b.append(i == 0 ? " " : "; ").append('n').append(i).append(' ').append(versions[i]).append(' ')
+            b.append(i == 0 ? (markedFresh ? " marked fresh: " : " ") : "; ").append('n').append(i).append(' ').append(versions[i]).append(' ')
                     .append(persistence[i]).append(String.format(Locale.ROOT, " clock %+dus", nodeClockOffsetUs[i]));
         }
         b.append(", link delay ").append(minDelayNs / 1000)

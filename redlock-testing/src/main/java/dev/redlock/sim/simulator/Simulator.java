@@ -98,6 +98,7 @@ public final class Simulator {
         World world = new World(plan, time, log, uncappedGuesses);
         Checker checker = new Checker(time, log, world.store, plan.resources, world.nodes, plan.quorum,
                 world.clients[0].redlock.config().keyPrefix());
+        if (plan.markedFresh) world.markFresh();
         long startNs = startNs(plan);
         world.schedule(faults, startNs);
         int[] running = {plan.clients};

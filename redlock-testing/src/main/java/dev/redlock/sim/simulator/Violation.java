@@ -27,6 +27,11 @@ public record Violation(Kind kind, long atNanos, String detail) {
         LOST_UPDATE,
         /** A lease's validity was over, its holder had not released it, and {@code whenLost()} did not complete. */
         LOSS_NOT_REPORTED,
+        /**
+         * A lease answered {@code isValid()} again after its validity was seen over (an extension that answered after
+         * the validity ended revived it: its holder may act again on a lease another client may meanwhile hold).
+         */
+        LEASE_REVIVED,
         /** Once every fault had healed, a resource could not be acquired within the bound. */
         NOT_LIVE,
         /** A client's operation did not end (a future never completed) long after the workload should have. */

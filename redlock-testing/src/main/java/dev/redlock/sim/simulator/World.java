@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One seed's world as its {@link Plan} draws it: the simulated nodes (with their versions, persistence and clocks),
@@ -44,6 +45,8 @@ final class World {
         final SimTransport store;
         Redlock redlock;
         long wallOffsetUs;
+        /** The in-flight pause holding this client now, if any. */
+        Fault pausedBy;
 
         Client(int index, Plan.ClientPlan plan, SimClient sim, ClientExecutor exec, SimTransport store) {
             this.index = index;
@@ -106,6 +109,18 @@ final class World {
         }
     }
 
+    /**
+     * Marks every node fresh through client 0's {@code Redlock} (the library's own marking, as an operator runs it at a
+     * first deployment), before any fault or lock: the loop runs until every node answered.
+     */
+    void markFresh() {
+        CompletableFuture<Integer> marked = RedlockInternals.markNodesFreshAsync(clients[0].redlock);
+        while (!marked.isDone()) time.runUntil(time.nanoTime() + 1_000_000);
+        int n = marked.join();
+        if (n != nodes.size()) throw new IllegalStateException("marked " + n + " of " + nodes.size() + " nodes fresh");
+        if (trace.enabled()) trace.record("marked " + n + " nodes fresh");
+    }
+
     /** Schedules every fault of {@code faults} (and its heal) on the loop, {@code offsetNs} later than planned. */
     void schedule(List<Fault> faults, long offsetNs) {
         for (Fault f : faults) {
@@ -135,6 +150,14 @@ final class World {
                 nodeOffsetUs[f.node()] -= f.param();
                 n.clockOffset(Duration.ofNanos(nodeOffsetUs[f.node()] * 1000));
             }
+            // once the task that sent has finished (every request of the call is on the wire), before any reply
+            case CLIENT_PAUSE_IN_FLIGHT -> c.sim.onNextSend(() -> time.execute(() -> {
+                if (trace.enabled()) trace.record("c" + c.index + " paused with a call in flight (#" + f.index() + ")");
+                c.pausedBy = f;
+                c.sim.pause();
+                c.exec.pause();
+                time.at(time.nanoTime() + f.param(), () -> endInFlightPause(c, f));
+            }));
             case CLIENT_CLOCK_STEP -> c.wallOffsetUs = f.param();
             case SNAPSHOT -> {
                 if (n.isRunning()) n.snapshot();
@@ -142,7 +165,10 @@ final class World {
             case DELAY_SPIKE -> net.delay(c.sim, n, LinkDelay.exponential(Duration.ofNanos(plan.minDelayNs),
                     Duration.ofNanos(f.param())));
             case FENCE_LOSS -> {
-                if (n.isRunning()) n.evict("redlock:__fence:" + plan.resources[(int) (f.param() % plan.resources.length)]);
+                String key = "redlock:__fence:" + plan.resources[(int) (f.param() & 0xff)];
+                for (int i = 0; i < nodes.size(); i++) {
+                    if ((f.param() >> 8 & 1L << i) != 0 && nodes.get(i).isRunning()) nodes.get(i).evict(key);
+                }
             }
             case RESTART_STORM -> {
                 for (int i = 0; i < nodes.size(); i++) if ((f.param() & (1L << i)) != 0) down(nodes.get(i), i % 2 == 1);
@@ -164,11 +190,24 @@ final class World {
             }
             case NODE_CLOCK_RATE -> n.clockRate(1.0);
             case DELAY_SPIKE -> net.delay(c.sim, n, defaultDelay);
+            case CLIENT_PAUSE_IN_FLIGHT -> {
+                c.sim.onNextSend(null);   // it lapses if the client sent nothing in its window
+                endInFlightPause(c, f);
+            }
             case RESTART_STORM -> {
                 for (int i = 0; i < nodes.size(); i++) if ((f.param() & (1L << i)) != 0) up(nodes.get(i));
             }
             default -> { }
         }
+    }
+
+    /** Ends the pause that fault {@code f} started on {@code c}, once (its own timer or the fault's end). */
+    private void endInFlightPause(Client c, Fault f) {
+        if (c.pausedBy != f) return;
+        c.pausedBy = null;
+        if (trace.enabled()) trace.record("c" + c.index + " resumed (#" + f.index() + ")");
+        c.sim.resume();
+        c.exec.resume();
     }
 
     private static void down(SimNode n, boolean powerLoss) {
@@ -192,6 +231,8 @@ final class World {
         }
         for (Client c : clients) {
             for (SimNode n : nodes) net.delay(c.sim, n, defaultDelay);
+            c.sim.onNextSend(null);
+            c.pausedBy = null;
             if (c.sim.isPaused()) c.sim.resume();
             c.exec.resume();
         }
