@@ -12,9 +12,9 @@ import java.util.function.Supplier;
  * One client's operations, one after another on the client's own timers (so a paused client stops in the middle of
  * whatever it was doing): an acquisition (one round, or with the client's retries), then, once it holds, one to
  * three fenced read-modify-writes of the register with think time between read and write (checking
- * {@link Lease#isValid()} first, as a careful holder does), then one of: release; manual extension(s) then release;
- * the watchdog for a while then release; or forgetting the lease (no release: it must expire). Every choice comes
- * from the client's own seeded stream. Each acquisition counts as one operation, each fenced write as one more.
+ * {@link Lease#isValid()} first, as a careful holder does), then one of: release; manual extension(s) then release
+ * (or, one time in four, forgetting it); the watchdog for a while then release; or forgetting the lease (no release:
+ * it must expire). Every choice comes from the client's own seeded stream. Each acquisition counts as one operation, each fenced write as one more.
  */
 final class Workload {
     private final World.Client client;
@@ -127,6 +127,13 @@ final class Workload {
     }
 
     private void extendThenRelease(Acquisition a, Duration ttl, int times) {
+        if (times == 0 && random.nextInt(4) == 0) {
+            // an extended lease left to expire: its last validity (counted from the extension's start) is then
+            // checked up to its end against the keys it re-set
+            record("forget " + a.label() + " after extending");
+            later(20, this::next);
+            return;
+        }
         if (times == 0 || !a.lease.isValid()) {
             release(a);
             return;
