@@ -17,8 +17,15 @@ record NodeVote(int node, NodeOutcome.Kind kind, long fence, String detail, long
         return new NodeVote(node, NodeOutcome.Kind.ERROR, -1, detail, elapsed);
     }
 
+    /** Why a node that has not answered by a call's node timeout counts as a TIMEOUT. */
+    static final String NO_ANSWER_IN_NODE_TIMEOUT = "no answer within nodeTimeout";
+
     static NodeVote timeout(int node, long elapsed) {
-        return new NodeVote(node, NodeOutcome.Kind.TIMEOUT, -1, "no answer within nodeTimeout", elapsed);
+        return timeout(node, elapsed, NO_ANSWER_IN_NODE_TIMEOUT);
+    }
+
+    static NodeVote timeout(int node, long elapsed, String reason) {
+        return new NodeVote(node, NodeOutcome.Kind.TIMEOUT, -1, reason, elapsed);
     }
 
     boolean isGranted() {

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -44,6 +43,7 @@ final class QuorumCall implements RespCommand.Listener {
     private final QuorumRule.Tally answersTally;    // answers (not timeouts) against the capped rule
     private final long startNanos;
     private final LateGrants lateGrants;
+    private final String timeoutReason;             // what the call's timer says of a node that has not answered
     // close() waits for every reply when late grants matter (an acquire): completed by the last reply, also after
     // the call timed out, since a late grant is released on arrival; null for other calls
     private volatile CompletableFuture<Void> allReplied;
@@ -58,7 +58,7 @@ final class QuorumCall implements RespCommand.Listener {
     private boolean decided;
 
     private QuorumCall(RedlockContext ctx, RedlockListener.Operation operation, int[] targets, boolean everyAnswer,
-                       long startNanos, LateGrants lateGrants) {
+                       long startNanos, LateGrants lateGrants, String timeoutReason) {
         this.ctx = ctx;
         this.operation = operation;
         this.targets = targets;
@@ -66,6 +66,7 @@ final class QuorumCall implements RespCommand.Listener {
         this.answersTally = ctx.quorum().tally(targets, true);
         this.startNanos = startNanos;
         this.lateGrants = lateGrants;
+        this.timeoutReason = timeoutReason;
         this.repliesLeft = lateGrants != LateGrants.IGNORE ? new AtomicInteger(targets.length) : null;
         this.votes = new NodeVote[targets.length];
     }
@@ -83,19 +84,21 @@ final class QuorumCall implements RespCommand.Listener {
     static QuorumCall start(RedlockContext ctx, RedlockListener.Operation operation, int[] targets, boolean everyAnswer,
                             long startNanos, Function<NodeClient, CompletableFuture<Object>> send,
                             Classifier classifier, LateGrants lateGrants) {
-        return start(ctx, operation, targets, everyAnswer, startNanos, ctx.config().nodeTimeout().toNanos(), send,
-                classifier, lateGrants);
+        return start(ctx, operation, targets, everyAnswer, startNanos, ctx.config().nodeTimeout().toNanos(),
+                NodeVote.NO_ANSWER_IN_NODE_TIMEOUT, send, classifier, lateGrants);
     }
 
     /**
      * As {@link #start(RedlockContext, RedlockListener.Operation, int[], boolean, long, Function, Classifier,
-     * LateGrants)}, with the call's timer armed at {@code timeoutNanos} instead of the node timeout (the fencing
-     * phase: the lease's remaining validity, which bounds whatever that phase may decide anyway).
+     * LateGrants)}, with the call's timer armed at {@code timeoutNanos} instead of the node timeout, and
+     * {@code timeoutReason} as what it says of a node that has not answered by then (the fencing phase: the lease's
+     * remaining validity, which bounds whatever that phase may decide anyway).
      */
     static QuorumCall start(RedlockContext ctx, RedlockListener.Operation operation, int[] targets, boolean everyAnswer,
-                            long startNanos, long timeoutNanos, Function<NodeClient, CompletableFuture<Object>> send,
-                            Classifier classifier, LateGrants lateGrants) {
-        QuorumCall call = new QuorumCall(ctx, operation, targets, everyAnswer, startNanos, lateGrants);
+                            long startNanos, long timeoutNanos, String timeoutReason,
+                            Function<NodeClient, CompletableFuture<Object>> send, Classifier classifier,
+                            LateGrants lateGrants) {
+        QuorumCall call = new QuorumCall(ctx, operation, targets, everyAnswer, startNanos, lateGrants, timeoutReason);
         if (call.votesTally.impossible() || targets.length == 0) {
             call.decided = true;
             call.decision.complete(targets.length == 0 && call.votesTally.reached());
@@ -120,14 +123,7 @@ final class QuorumCall implements RespCommand.Listener {
 
     private void sendAll(Function<NodeClient, CompletableFuture<Object>> send, Classifier classifier,
                          long timeoutNanos) {
-        ScheduledFuture<?> t;
-        EventLoop loop = ctx.ioLoop();
-        try {
-            t = loop != null && loop.inEventLoop() ? loop.schedule(this::timeOut, timeoutNanos, TimeUnit.NANOSECONDS)
-                    : ctx.scheduler().schedule(this::timeOut, timeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException e) {
-            t = ctx.scheduler().schedule(this::timeOut, timeoutNanos, TimeUnit.NANOSECONDS);
-        }
+        ScheduledFuture<?> t = ctx.scheduleOnLoop(this::timeOut, timeoutNanos);
         synchronized (this) {
             if (answered == targets.length) t.cancel(false);
             else timer = t;
@@ -179,11 +175,7 @@ final class QuorumCall implements RespCommand.Listener {
             synchronized (this) {
                 pending = votes[slot] == null;
             }
-            if (!pending) continue;
-            vote(slot, operation == RedlockListener.Operation.FENCE   // its timer is the validity (QuorumRound)
-                    ? new NodeVote(targets[slot], NodeOutcome.Kind.TIMEOUT, -1, "no answer before the validity ended",
-                            elapsed)
-                    : NodeVote.timeout(targets[slot], elapsed));
+            if (pending) vote(slot, NodeVote.timeout(targets[slot], elapsed, timeoutReason));
         }
     }
 

@@ -182,8 +182,8 @@ abstract class QuorumRound<L extends LeaseCore> implements QuorumCall.LateGrants
         ctx.fencePhaseRan();
         long now = ctx.ticker().nanoTime();
         QuorumCall write = QuorumCall.start(ctx, RedlockListener.Operation.FENCE, votes.grantedNodes(), false,
-                now, Math.max(0, deadline - now), n -> n.eval(script, command), QuorumRound::fenceWritten,
-                QuorumCall.LateGrants.IGNORE);
+                now, Math.max(0, deadline - now), "no answer before the validity ended", n -> n.eval(script, command),
+                QuorumRound::fenceWritten, QuorumCall.LateGrants.IGNORE);
         return write.decision().thenCompose(ok -> {
             fenceVotes = write.snapshot();
             if (!ok) return fail("fencing token " + tokens + " could not be written to a quorum: " + summary(fenceVotes));

@@ -175,7 +175,16 @@ final class RedlockContext {
      * removes it on its next turn).
      */
     ScheduledFuture<?> scheduleExpiry(Runnable task, long delayNanos) {
-        if (ioLoop != null && ioLoop.inEventLoop() && seams.scheduler() == null) {
+        return seams.scheduler() == null ? scheduleOnLoop(task, delayNanos)
+                : scheduler.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * {@code task} after {@code delayNanos}: on the I/O loop when called from it (no thread to wake), else, or when
+     * the loop is shutting down, on the scheduler.
+     */
+    ScheduledFuture<?> scheduleOnLoop(Runnable task, long delayNanos) {
+        if (ioLoop != null && ioLoop.inEventLoop()) {
             try {
                 return ioLoop.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
             } catch (RejectedExecutionException e) {
