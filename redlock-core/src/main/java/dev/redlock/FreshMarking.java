@@ -22,12 +22,8 @@ final class FreshMarking {
         ctx.checkMayBlock("Redlock.markNodesFresh()", "a thread of your own");
         int marked = 0;
         List<String> failures = new ArrayList<>();
-        List<Object> keys = List.of(ctx.markerKey());
-        // an administrative call, not a lock round: every node in parallel, with room for a slow or loaded machine
-        long deadline = ctx.ticker().nanoTime() + TimeUnit.MILLISECONDS.toNanos(
-                10 * ctx.config().nodeTimeout().toMillis() + NodeClient.connectTimeoutMs(ctx.config()));
-        List<CompletableFuture<Object>> sent = new ArrayList<>();
-        for (NodeClient n : ctx.nodes()) sent.add(markFresh(ctx, n, keys, deadline));
+        long deadline = deadline(ctx);
+        List<CompletableFuture<Object>> sent = sendAll(ctx, deadline);
         for (int i = 0; i < sent.size(); i++) {
             try {
                 Object r = sent.get(i).get(Math.max(0, deadline - ctx.ticker().nanoTime()), TimeUnit.NANOSECONDS);
@@ -48,15 +44,25 @@ final class FreshMarking {
      * a failure naming the first node that could not be marked (reached nodes stay marked).
      */
     static CompletableFuture<Integer> markAllAsync(RedlockContext ctx) {
-        List<Object> keys = List.of(ctx.markerKey());
-        long deadline = ctx.ticker().nanoTime() + TimeUnit.MILLISECONDS.toNanos(
-                10 * ctx.config().nodeTimeout().toMillis() + NodeClient.connectTimeoutMs(ctx.config()));
         CompletableFuture<Integer> marked = CompletableFuture.completedFuture(0);
-        for (NodeClient n : ctx.nodes()) {
-            CompletableFuture<Object> one = markFresh(ctx, n, keys, deadline);
+        for (CompletableFuture<Object> one : sendAll(ctx, deadline(ctx))) {
             marked = marked.thenCombine(one, (sum, r) -> sum + (((Number) r).longValue() == 1 ? 1 : 0));
         }
         return marked;
+    }
+
+    /** An administrative call, not a lock round: room for a slow or loaded machine. */
+    private static long deadline(RedlockContext ctx) {
+        return ctx.ticker().nanoTime() + TimeUnit.MILLISECONDS.toNanos(
+                10 * ctx.config().nodeTimeout().toMillis() + NodeClient.connectTimeoutMs(ctx.config()));
+    }
+
+    /** MARK_FRESH sent to every node in parallel, in node order. */
+    private static List<CompletableFuture<Object>> sendAll(RedlockContext ctx, long deadline) {
+        List<Object> keys = List.of(ctx.markerKey());
+        List<CompletableFuture<Object>> sent = new ArrayList<>();
+        for (NodeClient n : ctx.nodes()) sent.add(markFresh(ctx, n, keys, deadline));
+        return sent;
     }
 
     /**
