@@ -33,9 +33,10 @@ final class AnalyzeCommand implements Callable<Integer> {
         long changed = 0;
         for (RunDirectory.Stored s : stored) {
             ScenarioResult r = s.now();
-            if (s.changed()) changed++;
+            boolean differs = s.changed();
+            if (differs) changed++;
             System.out.println("[analyze] scenario " + r.id() + ": " + s.statusThen() + " observed " + s.observedThen()
-                    + (s.changed() ? " -> now " + r.status() + " observed " + r.observed() + " (CHANGED: " + r.verdict()
+                    + (differs ? " -> now " + r.status() + " observed " + r.observed() + " (CHANGED: " + r.verdict()
                     + ")" : " (same verdicts)"));
         }
         String footer = RunDirectory.footer(dir);

@@ -56,6 +56,18 @@ final class World {
             this.store = store;
             this.wallOffsetUs = plan.wallOffsetUs;
         }
+
+        /** A stop-the-world pause: the process sends and reads nothing, its timers and callbacks wait. */
+        void pause() {
+            sim.pause();
+            exec.pause();
+        }
+
+        /** The end of a pause: what arrived meanwhile is read first, then what fell due runs (both idempotent). */
+        void resume() {
+            sim.resume();
+            exec.resume();
+        }
     }
 
     World(Plan plan, SimScheduler time, SimTrace trace, boolean uncappedGuesses) {
@@ -141,10 +153,7 @@ final class World {
             case KILL -> down(n, false);
             case POWER_LOSS -> down(n, true);
             case NODE_PAUSE -> n.pause();
-            case CLIENT_PAUSE -> {
-                c.sim.pause();
-                c.exec.pause();
-            }
+            case CLIENT_PAUSE -> c.pause();
             case NODE_CLOCK_RATE -> n.clockRate(1 + f.param() * 1e-6);
             case NODE_CLOCK_BACK -> {
                 nodeOffsetUs[f.node()] -= f.param();
@@ -154,8 +163,7 @@ final class World {
             case CLIENT_PAUSE_IN_FLIGHT -> c.sim.onNextSend(() -> time.execute(() -> {
                 if (trace.enabled()) trace.record("c" + c.index + " paused with a call in flight (#" + f.index() + ")");
                 c.pausedBy = f;
-                c.sim.pause();
-                c.exec.pause();
+                c.pause();
                 time.at(time.nanoTime() + f.param(), () -> endInFlightPause(c, f));
             }));
             case CLIENT_CLOCK_STEP -> c.wallOffsetUs = f.param();
@@ -184,10 +192,7 @@ final class World {
             case PARTITION, CUT_TO_NODE, CUT_TO_CLIENT -> net.heal(c.sim, n);
             case KILL, POWER_LOSS -> up(n);
             case NODE_PAUSE -> n.resume();
-            case CLIENT_PAUSE -> {
-                c.sim.resume();
-                c.exec.resume();
-            }
+            case CLIENT_PAUSE -> c.resume();
             case NODE_CLOCK_RATE -> n.clockRate(1.0);
             case DELAY_SPIKE -> net.delay(c.sim, n, defaultDelay);
             case CLIENT_PAUSE_IN_FLIGHT -> {
@@ -206,8 +211,7 @@ final class World {
         if (c.pausedBy != f) return;
         c.pausedBy = null;
         if (trace.enabled()) trace.record("c" + c.index + " resumed (#" + f.index() + ")");
-        c.sim.resume();
-        c.exec.resume();
+        c.resume();
     }
 
     private static void down(SimNode n, boolean powerLoss) {
@@ -233,8 +237,7 @@ final class World {
             for (SimNode n : nodes) net.delay(c.sim, n, defaultDelay);
             c.sim.onNextSend(null);
             c.pausedBy = null;
-            if (c.sim.isPaused()) c.sim.resume();
-            c.exec.resume();
+            c.resume();
         }
     }
 }
