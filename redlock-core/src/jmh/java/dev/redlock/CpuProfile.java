@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * less sensitive to the machine's load than latency. Starts its own nodes (marked fresh), runs three rounds of
  * {@code pairs} pairs and prints, per round, wall time and CPU microseconds per pair (thread CPU from
  * {@link ThreadMXBean}, user and system time per task from {@code /proc/self/task}, the servers' from
- * {@code /proc/<pid>/stat}), fence phases and rounds so far, and node 0's {@code INFO commandstats} (an {@code info}
+ * {@code /proc/<pid>/stat}), bytes allocated per pair by thread group (threads that ended in between are not
+ * counted), fence phases and rounds so far, and node 0's {@code INFO commandstats} (an {@code info}
  * line there would mean the scripts' INFO fallback ran). Linux only. In package {@code dev.redlock} (the core's
  * {@code src/jmh}) to read the fence phases and rounds the context counts.
  *
@@ -58,7 +59,11 @@ public final class CpuProfile {
                             mode, round, pairs, wall / 1e3 / pairs, pairs / (wall / 1e9), r.context().fencePhases(),
                             r.context().roundsStarted());
                     after.minus(before).forEach((k, v) -> {
-                        if (v / 1e3 / pairs >= 0.5) System.out.printf("   %-28s %8.1f us/pair%n", k, v / 1e3 / pairs);
+                        if (k.startsWith("alloc:")) {
+                            if (v / pairs >= 8) System.out.printf("   %-28s %8.0f B/pair%n", k, (double) v / pairs);
+                        } else if (v / 1e3 / pairs >= 0.5) {
+                            System.out.printf("   %-28s %8.1f us/pair%n", k, v / 1e3 / pairs);
+                        }
                     });
                     System.out.println(cluster.node(0).command("INFO", "commandstats"));
                     cluster.node(0).command("CONFIG", "RESETSTAT");
@@ -125,6 +130,13 @@ public final class CpuProfile {
                 if (c < 0) continue;
                 String name = ti.getThreadName().replaceAll("[0-9]+", "#");
                 m.merge("jvm:" + name, c, Long::sum);
+                if (mx instanceof com.sun.management.ThreadMXBean sun) {
+                    long b = sun.getThreadAllocatedBytes(ti.getThreadId());
+                    if (b >= 0) {
+                        m.merge("alloc:" + name, b, Long::sum);
+                        m.merge("alloc: all threads", b, Long::sum);
+                    }
+                }
             }
             m.put("jvm process (all threads)", procCpu(ProcessHandle.current().pid()));
             try (var tasks = Files.list(Path.of("/proc/self/task"))) {

@@ -10,14 +10,15 @@ import dev.redlock.internal.Scripts;
  * ({@code prefix + "__fence:" + resource}, a string with a TTL of {@link #FENCE_RETENTION_MS}, refreshed on every
  * write); {@code KEYS[3]} the node's marker ({@code prefix + "__node"}, a hash without TTL):
  * <ul>
- *   <li>{@code run} and {@code rid}: the identity of the memory the marker describes, the {@code run_id}
- *       ({@code INFO server}) and {@code master_replid} ({@code INFO replication}) of the process that wrote it, both
- *       read by the script from the process running it, on every ACQUIRE. The run_id changes when the process
- *       restarts (with or without persistence); the replication id changes when a node is promoted, a failback
- *       included, and on every restart. A missing marker or another run_id or replication id is a new identity
- *       (restart, restored backup, promoted replica, failback after a resync, FLUSHALL): the marker is rewritten with
- *       {@code born} = now (never 0 again: its fences read its clock from then on), the stored {@code hw} and
- *       {@code q} kept;</li>
+ *   <li>{@code rid}: the identity of the memory the marker describes, the {@code master_replid}
+ *       ({@code INFO replication}) of the process that wrote it, read by the script from the process running it on
+ *       every ACQUIRE. A master's replication id is new after every restart (with or without persistence, a replica
+ *       restarted as a master included) and after every promotion, a failback included. A missing marker or another
+ *       replication id is a new identity (restart, restored backup, promoted replica, failback after a resync,
+ *       FLUSHALL): the marker is rewritten with {@code born} = now (never 0 again: its fences read its clock from
+ *       then on), the stored {@code hw} and {@code q} kept;</li>
+ *   <li>{@code run}: the {@code run_id} ({@code INFO server}) of the process that wrote the marker, read only then:
+ *       which process began this memory, for diagnostics;</li>
  *   <li>{@code born}: the node's time (ms) when this identity began; 0 = marked fresh (never held a lock);</li>
  *   <li>{@code hw}: the highest fence ever written on this node (high-water mark);</li>
  *   <li>{@code q}: the strictest restart quarantine (ms) any client asked for;</li>
@@ -131,7 +132,7 @@ enum LuaScript {
      */
     MARK_FRESH("""
             if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-            """ + LuaScript.IDENTITY + """
+            """ + LuaScript.IDENTITY + LuaScript.RUN_ID + """
             redis.call('HSET', KEYS[1], 'run', run, 'rid', rid, 'born', '0', 'hw', '0', 'q', '0')
             return 1
             """),
@@ -257,8 +258,12 @@ enum LuaScript {
             """);
 
     /**
-     * The node's identity, read from the process running the script: its replication id ({@code rid}) and run id
-     * ({@code run}); a node that is not a master answers {@code NOTMASTER}. Part of ACQUIRE, ACQUIRE_ALL, MARK_FRESH.
+     * The node's identity, read from the process running the script: its replication id ({@code rid}); a node that is
+     * not a master answers {@code NOTMASTER}. Part of ACQUIRE, ACQUIRE_ALL, MARK_FRESH. A master's replication id is
+     * new after every start of its process (whether it reloads an RDB snapshot or replays its AOF, and also for a
+     * replica restarted as a master: a server restores a saved replication id only while it is a replica) and after
+     * every promotion, a failback included; so it alone tells one memory from another, and the costlier
+     * {@code INFO server} is read only when the marker is rewritten ({@link #RUN_ID}).
      */
     private static final String IDENTITY = """
             local info = redis.call('INFO', 'replication')
@@ -267,9 +272,16 @@ enum LuaScript {
             end
             local i = string.find(info, 'master_replid:', 1, true)
             local rid = string.sub(info, i + 14, i + 53)
-            info = redis.call('INFO', 'server')
-            i = string.find(info, 'run_id:', 1, true)
-            local run = string.sub(info, i + 7, i + 46)
+            """;
+
+    /**
+     * The process's {@code run_id} ({@code run}), recorded in a marker when it is written, for diagnostics (which
+     * process began this memory); the identity check itself compares the replication id ({@link #IDENTITY}).
+     */
+    private static final String RUN_ID = """
+            local server = redis.call('INFO', 'server')
+            local j = string.find(server, 'run_id:', 1, true)
+            local run = string.sub(server, j + 7, j + 46)
             """;
 
     /** The start of ACQUIRE and ACQUIRE_ALL: the node's clock ({@code nowMs}, {@code nowUs}), then {@link #IDENTITY}. */
@@ -316,8 +328,9 @@ enum LuaScript {
                 end
               end
             end
-            if h['run'] ~= run or h['rid'] ~= rid or born == nil then
+            if h['rid'] ~= rid or born == nil then
               born = nowMs
+              """ + LuaScript.RUN_ID + """
               if legacy then redis.call('UNLINK', mk) end
               redis.call('HSET', mk, 'run', run, 'rid', rid, 'born', string.format('%.0f', born),
                 'hw', string.format('%.0f', hw), 'q', string.format('%.0f', q))

@@ -1,6 +1,8 @@
 package dev.redlock;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,9 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A node's marker identifies the memory it describes (the run_id of the process that wrote it): a restart that
- * reloads an RDB snapshot, a promoted replica or any other change of process is a new identity, quarantined like a
- * memory loss, with fences that do not go backwards.
+ * A node's marker identifies the memory it describes (the replication id of the process that wrote it): a restart
+ * that reloads an RDB snapshot, a promoted replica or any other change of process is a new identity, quarantined like
+ * a memory loss, with fences that do not go backwards. And the server fact this stands on: a master's replication id
+ * is new after every restart.
  */
 class IdentityIT {
     @RegisterExtension
@@ -99,6 +102,45 @@ class IdentityIT {
         } finally {
             replica.close();
         }
+    }
+
+    /**
+     * What the identity check stands on, checked on the server under test: a master's replication id is new after
+     * every start of its process, whether it reloads an RDB snapshot or replays its AOF, and a replica restarted as a
+     * master does not take its old master's id (a server keeps a saved replication id as its own only while it is a
+     * replica; Redis 7 keeps a restarted master's previous id as its secondary one, {@code master_replid2}). A server
+     * that kept it would let a restarted node's marker pass for the same memory.
+     */
+    @Test
+    void aMastersReplicationIdIsNewAfterEveryRestart() {
+        try (RedisNode rdb = RedisNode.start(); RedisNode aof = RedisNode.start(true); RedisNode replica = RedisNode.start()) {
+            rdb.command("SET", "k", "rdb");
+            rdb.command("SAVE");
+            String rdbBefore = replicationId(rdb);
+            rdb.killAndRestart();
+            assertEquals("rdb", rdb.command("GET", "k"), "the restarted node should have reloaded its snapshot");
+            assertNotEquals(rdbBefore, replicationId(rdb), "a master restarted from its RDB snapshot kept its replication id");
+
+            aof.command("SET", "k", "aof");
+            String aofBefore = replicationId(aof);
+            aof.killAndRestart();
+            assertEquals("aof", aof.command("GET", "k"), "the restarted node should have replayed its AOF");
+            assertNotEquals(aofBefore, replicationId(aof), "a master restarted from its AOF kept its replication id");
+
+            TopologyIdentityIT.attach(replica, rdb);
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> "rdb".equals(replica.command("GET", "k")) && replicationId(replica).equals(replicationId(rdb)));
+            replica.command("SAVE");                       // its snapshot carries its master's replication id
+            replica.killAndRestart();                      // REPLICAOF was set at run time: it comes back a master
+            assertEquals("master", replica.info("replication", "role"));
+            assertEquals("rdb", replica.command("GET", "k"), "the restarted replica should have reloaded its snapshot");
+            assertNotEquals(replicationId(rdb), replicationId(replica),
+                    "a replica restarted as a master took its old master's replication id");
+        }
+    }
+
+    private static String replicationId(RedisNode node) {
+        return node.info("replication", "master_replid");
     }
 
     /** Overwrites the node's dump.rdb with an empty one, so a later restart in this class starts empty. */

@@ -118,11 +118,14 @@ class LuaScriptAllIT {
         clean("a", "b", "c");
     }
 
-    /** Guard: the identity check (shared with ACQUIRE): a marker of another process is a new identity, quarantined. */
+    /**
+     * Guard: the identity check (shared with ACQUIRE): a marker of another replication history (another process, or
+     * this one before a promotion) is a new identity, quarantined, and the rewritten marker names this process.
+     */
     @Test
     void aMarkerOfAnotherProcessIsANewIdentityAndIsQuarantinedWithNothingGranted() throws Exception {
         String rid = redis().info("replication", "master_replid");
-        redis().command("HSET", P + "__node", "run", "someone-else", "rid", rid, "born", "0", "hw", "0", "q", "0");
+        redis().command("HSET", P + "__node", "run", "someone-else", "rid", "another-history", "born", "0", "hw", "0", "q", "0");
         List<?> r = acquireAll(keys("a", "b"), "5000", "", "0", "0");
         assertEquals(2L, r.get(0), "quarantined as a new identity");
         assertEquals(5000L, r.get(3));

@@ -182,7 +182,9 @@ final class NodeSession implements AutoCloseable {
         long born = number(h.get("born"));
         long hw = number(h.get("hw"));
         long q = number(h.get("q"));
-        if (run == null || !run.equals(runId) || rid == null || !rid.equals(replId) || born < 0) {
+        // as the ACQUIRE script: the replication id is the identity (new after every restart and promotion); the run
+        // recorded beside it names the process that began the memory
+        if (rid == null || !rid.equals(replId) || born < 0) {
             String what = run == null || !run.equals(runId)
                     ? "another server process (run " + abbreviate(run) + ", now " + abbreviate(runId) + "): a restart, "
                     + "restored backup or failover"
