@@ -35,7 +35,7 @@ final class Options {
         DEFAULTS.put("ttl-ms", "10000");
         DEFAULTS.put("runs", "1");               // repeat everything; the table shows the median of each figure
         DEFAULTS.put("only", "W1,W2,W3,W4,W6");
-        DEFAULTS.put("systems", "redlock,redlock-nofence,redlock-async,node-redlock,redisson"); // redlock-async: W6 only
+        DEFAULTS.put("systems", "redlock,redlock-nofence,redlock-async,node-redlock,redisson"); // redlock-async: W1 and W6
         DEFAULTS.put("json", "redlock-bench/target/bench.json");
         DEFAULTS.put("node-dir", "redlock-bench/target/node-redlock"); // where npm installs node-redlock
         DEFAULTS.put("w5-leases", "10000");      // W5 (opt-in: --only=W5): leases held at once, watchdog on

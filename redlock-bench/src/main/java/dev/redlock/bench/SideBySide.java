@@ -172,7 +172,7 @@ public final class SideBySide {
             Map<String, LockClient> clients = new LinkedHashMap<>();
             Map<String, Integer> its = new LinkedHashMap<>();
             try {
-                for (String sys : selected(o, node, REDLOCK, NOFENCE, NODE, REDISSON)) {
+                for (String sys : selected(o, node, REDLOCK, NOFENCE, ASYNC, NODE, REDISSON)) {
                     LockSystem s = system(sys, five, timeout, false, node);
                     made.add(s);
                     clients.put(sys, s.newClient());

@@ -80,7 +80,6 @@ final class Systems {
      * {@code releaseAsync}, no thread per caller), one round per acquire like the blocking callers' tryAcquire.
      */
     static LockSystem redlockAsync(String name, List<String> uris, int nodeTimeoutMs) {
-        LockSystem blocking = redlock(name, uris, true, nodeTimeoutMs, false);
         return new LockSystem() {
             @Override
             public String name() {
@@ -89,7 +88,7 @@ final class Systems {
 
             @Override
             public LockClient newClient() {
-                return blocking.newClient();
+                return new AsyncPairs(Redlock.create(config(uris, true, nodeTimeoutMs).retryCount(0).build()));
             }
 
             @Override
