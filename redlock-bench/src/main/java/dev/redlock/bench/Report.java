@@ -122,6 +122,15 @@ final class Report {
         rows.add("W2 smallest client share (equal = " + fmt(1.0 / o.integer("w2-clients")) + ")", "share", "W2",
                 "min_client_share", "reported", null);
         rows.add("W2 largest client share", "share", "W2", "max_client_share", "reported", null);
+        if (get(r, "W2", ASYNC) != null) {
+            String how = "W2 async clients (acquireAsync + releaseAsync, the library's own wait)";
+            rows.add(how + ": acquisitions/s", "1/s", "W2", "acquires_per_s", "reported", null, ASYNC, false);
+            rows.add(how + ": overlaps", "count", "W2", "overlaps", "0", (a, node) -> verdict(a == 0, ""), ASYNC, false);
+            Double asyncReg = rows.get("W2", ASYNC, "token_regressions");
+            rows.list.add(new Row(how + ": token regressions", "count", asyncReg, null, null, null, null, "0",
+                    asyncReg == null ? "" : verdict(asyncReg == 0, "")));
+            rows.add(how + ": smallest client share", "share", "W2", "min_client_share", "reported", null, ASYNC, false);
+        }
 
         Double healthy = rows.get("W3", R, "healthy_acquire_p50_ms");
         rows.add("W3 acquire p50, healthy (same process, just before)", "ms", "W3", "healthy_acquire_p50_ms", "", null);

@@ -189,7 +189,7 @@ public final class SideBySide {
             List<LockSystem> made = new ArrayList<>();
             Map<String, Contenders> contenders = new LinkedHashMap<>();
             try {
-                for (String sys : selected(o, node, REDLOCK, NODE, REDISSON)) {
+                for (String sys : selected(o, node, REDLOCK, ASYNC, NODE, REDISSON)) {
                     LockSystem s = system(sys, five, timeout, true, node);
                     made.add(s);
                     contenders.put(sys, s.contenders(o.integer("w2-clients"), tag + "w2:" + sys, ttl));

@@ -92,6 +92,13 @@ final class Systems {
             }
 
             @Override
+            public Contenders contenders(int clients, String resource, long ttlMs) {
+                // W2: wait as long as it takes (wake-up or fallback poll), as the blocking contenders do
+                return new AsyncContenders(() -> Redlock.create(config(uris, true, nodeTimeoutMs).retryCount(10_000).build()),
+                        clients, resource, ttlMs);
+            }
+
+            @Override
             public Callers callers(int callers, String prefix, long ttlMs) {
                 Redlock r = Redlock.create(config(uris, true, nodeTimeoutMs).retryCount(0).build());
                 return new AsyncCallers(r, callers, prefix, ttlMs);
