@@ -51,6 +51,15 @@ final class AsyncCallers implements Callers {
         return new Batch(pairs, acquires, failures.get(), elapsed);
     }
 
+    /** {@code acquireAsync}, with a call that throws turned into a failed future (every async workload's first step). */
+    static CompletableFuture<Lease> acquire(Redlock redlock, String resource, Duration ttl) {
+        try {
+            return redlock.acquireAsync(resource, ttl);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     /** One caller: its pairs run one after the other (each step happens-after the previous, so no locking). */
     private final class Chain {
         final String resource;
@@ -73,13 +82,7 @@ final class AsyncCallers implements Callers {
                 return;
             }
             long t0 = System.nanoTime();
-            CompletableFuture<Lease> acquire;
-            try {
-                acquire = redlock.acquireAsync(resource, ttl);
-            } catch (RuntimeException e) {
-                acquire = CompletableFuture.failedFuture(e);
-            }
-            acquire.whenComplete((lease, e) -> {
+            acquire(redlock, resource, ttl).whenComplete((lease, e) -> {
                 if (e != null) {
                     failures.incrementAndGet();
                     next();

@@ -75,13 +75,7 @@ final class AsyncPairs implements LockClient {
                 return;
             }
             long t0 = System.nanoTime();
-            CompletableFuture<Lease> acquire;
-            try {
-                acquire = redlock.acquireAsync(resource, ttl);
-            } catch (RuntimeException e) {
-                acquire = CompletableFuture.failedFuture(e);
-            }
-            acquire.whenComplete((lease, e) -> {
+            AsyncCallers.acquire(redlock, resource, ttl).whenComplete((lease, e) -> {
                 long t1 = System.nanoTime();
                 if (e != null) {
                     failures++;

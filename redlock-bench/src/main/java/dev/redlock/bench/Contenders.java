@@ -1,5 +1,8 @@
 package dev.redlock.bench;
 
+import java.util.List;
+import java.util.function.Supplier;
+
 /**
  * W2's contenders: several clients, each its own instance with its own connections, looping on acquire-release of
  * one resource and waiting in the library's own acquire. Kept open across batches so the systems can be interleaved.
@@ -11,6 +14,16 @@ interface Contenders extends AutoCloseable {
 
     @Override
     void close();
+
+    /** Makes {@code n} clients into {@code into}; if one cannot be made, runs {@code close} (for those made) and rethrows. */
+    static <T> void open(Supplier<T> factory, int n, List<T> into, Runnable close) {
+        try {
+            for (int c = 0; c < n; c++) into.add(factory.get());
+        } catch (RuntimeException e) {
+            close.run();
+            throw e;
+        }
+    }
 
     /**
      * One batch: acquisitions per client completed before the stop, holders seen inside the critical section at

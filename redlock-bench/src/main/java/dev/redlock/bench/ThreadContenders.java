@@ -2,7 +2,6 @@ package dev.redlock.bench;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -15,24 +14,17 @@ final class ThreadContenders implements Contenders {
     private final List<LockClient> clients = new ArrayList<>();
     private final String resource;
     private final long ttlMs;
-    private final AtomicLong lastToken = new AtomicLong(Long.MIN_VALUE);
+    private final CriticalSection section = new CriticalSection();
 
     ThreadContenders(Supplier<LockClient> factory, int clients, String resource, long ttlMs) {
         this.resource = resource;
         this.ttlMs = ttlMs;
-        try {
-            for (int c = 0; c < clients; c++) this.clients.add(factory.get());
-        } catch (RuntimeException e) {
-            close();
-            throw e;
-        }
+        Contenders.open(factory, clients, this.clients, this::close);
     }
 
     @Override
     public Batch run(long millis) throws InterruptedException {
-        AtomicInteger inside = new AtomicInteger();
-        AtomicLong overlaps = new AtomicLong();
-        AtomicLong tokenRegressions = new AtomicLong();
+        section.reset();
         AtomicLong errors = new AtomicLong();
         long[] perClient = new long[clients.size()];
         long elapsed = TimedThreads.run(clients.size(), "w2-client", (id, stop) -> {
@@ -46,12 +38,7 @@ final class ThreadContenders implements Contenders {
                     continue;
                 }
                 if (h == null) continue;
-                if (inside.incrementAndGet() != 1) overlaps.incrementAndGet();
-                if (h.token() >= 0) {
-                    long prev = lastToken.getAndSet(h.token());
-                    if (prev != Long.MIN_VALUE && h.token() <= prev) tokenRegressions.incrementAndGet();
-                }
-                inside.decrementAndGet();
+                section.pass(h.token());
                 try {
                     client.release(h);
                 } catch (Exception e) {
@@ -60,7 +47,7 @@ final class ThreadContenders implements Contenders {
                 if (!stop.get()) perClient[id]++;
             }
         }, millis);
-        return new Batch(perClient, overlaps.get(), tokenRegressions.get(), errors.get(), elapsed);
+        return new Batch(perClient, section.overlaps(), section.tokenRegressions(), errors.get(), elapsed);
     }
 
     @Override
