@@ -38,12 +38,13 @@ final class AcquireRound extends QuorumRound<HeldLease> {
 
     @Override
     Object[] acquireCommand() {
-        List<Object> keys = List.of(ctx.lockKey(resource), ctx.fenceKey(resource), ctx.markerKey());
-        long quarantine = ctx.knownQuarantineMs();
+        ResourceKeys.Keys k = ctx.keys(resource);
+        List<Object> keys = List.of(k.lock(), k.fence(), ctx.markerKey());
+        ScriptArgs args = ctx.scriptArgs(ttl.toMillis(), ctx.knownQuarantineMs());
         guess = ctx.config().fencing() ? guess(ctx, ctx.tokenHints().get(resource)) : 0;
-        return NodeClient.scriptCommand(LuaScript.ACQUIRE, keys, owner, Long.toString(ttl.toMillis()),
-                Long.toString(quarantine), Long.toString(guess), ctx.guessCapArg(), LuaScript.FENCE_RETENTION_ARG,
-                ctx.membership().field(), Long.toString(Membership.windowMs(ttl.toMillis(), quarantine)));
+        return NodeClient.scriptCommand(LuaScript.ACQUIRE, keys, owner, args.ttl(), args.quarantine(),
+                Long.toString(guess), ctx.guessCapArg(), LuaScript.FENCE_RETENTION_ARG, ctx.membership().field(),
+                args.window());
     }
 
     @Override

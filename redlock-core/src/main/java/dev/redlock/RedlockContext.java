@@ -37,7 +37,8 @@ final class RedlockContext {
     private final Ticker ticker;
     private final EventLoop ioLoop;
     private final int[] allNodes;
-    private final String fencePrefix;
+    private final ResourceKeys resourceKeys;
+    private volatile ScriptArgs scriptArgs = ScriptArgs.of(0, 0);
     private final String markerKey;
     private final LongSupplier wallMicros;
     private final Seams seams;
@@ -80,7 +81,7 @@ final class RedlockContext {
         this.events = events;
         this.ticker = ticker;
         this.allNodes = IntStream.range(0, nodes.size()).toArray();
-        this.fencePrefix = config.keyPrefix() + "__fence:";
+        this.resourceKeys = new ResourceKeys(config.keyPrefix());
         this.markerKey = config.keyPrefix() + "__node";
         this.preflight = new PreflightGate(this);
         this.nodeAddresses = config.allNodeAddresses().stream()
@@ -250,10 +251,22 @@ final class RedlockContext {
     /** Wake-ups of waiting acquisitions when a holder releases (pub/sub), with polling as the fallback. */
     ReleaseSignals releases() { return releases; }
 
-    String lockKey(String resource) { return config.keyPrefix() + resource; }
+    String lockKey(String resource) { return resourceKeys.of(resource).lock(); }
 
     /** The resource's fence entry on every node (a string with a TTL, see {@link LuaScript}). */
-    String fenceKey(String resource) { return fencePrefix + resource; }
+    String fenceKey(String resource) { return resourceKeys.of(resource).fence(); }
+
+    /** The resource's lock key, fence entry and wake-up channel at once. */
+    ResourceKeys.Keys keys(String resource) { return resourceKeys.of(resource); }
+
+    /** ACQUIRE's arguments for this TTL and quarantine (the last ones made are kept). */
+    ScriptArgs scriptArgs(long ttlMs, long quarantineMs) {
+        ScriptArgs a = scriptArgs;
+        if (a.isFor(ttlMs, quarantineMs)) return a;
+        a = ScriptArgs.of(ttlMs, quarantineMs);
+        scriptArgs = a;
+        return a;
+    }
 
     /** This process's wall clock, microseconds since the epoch. */
     long wallMicros() { return wallMicros.getAsLong(); }
@@ -277,7 +290,7 @@ final class RedlockContext {
 
     String markerKey() { return markerKey; }
 
-    String releasedChannel(String resource) { return config.keyPrefix() + "__released:" + resource; }
+    String releasedChannel(String resource) { return resourceKeys.of(resource).channel(); }
 
     /** A fresh 128-bit random owner value (SecureRandom), hex. */
     static String newOwner() {
@@ -307,9 +320,9 @@ final class RedlockContext {
 
     /** As {@link #release(String, String, int[])}; {@code wakeWaiters=false} publishes no release message. */
     QuorumCall release(String resource, String owner, int[] targets, boolean wakeWaiters) {
-        List<Object> keys = List.of(lockKey(resource));
-        String channel = releasedChannel(resource);
-        Object[] release = NodeClient.scriptCommand(LuaScript.RELEASE, keys, owner, channel, wakeWaiters ? "1" : "0");
+        ResourceKeys.Keys k = resourceKeys.of(resource);
+        Object[] release = NodeClient.scriptCommand(LuaScript.RELEASE, List.of(k.lock()), owner, k.channel(),
+                wakeWaiters ? "1" : "0");
         return releaseCall(LuaScript.RELEASE, release, targets);
     }
 
