@@ -142,6 +142,15 @@ final class Report {
                 });
         rows.add("W3 acquire p99, 2 of 5 SIGSTOPped", "ms", "W3", "stalled_acquire_p99_ms", "", null);
         rows.add("W3 failed pairs while stalled", "count", "W3", "stalled_failed_acquires", "", null);
+        if (get(r, "W3", ASYNC) != null) {
+            Double asyncHealthy = rows.get("W3", ASYNC, "healthy_acquire_p50_ms");
+            String how = "W3 async caller (as W1's)";
+            rows.add(how + ": acquire p50, healthy", "ms", "W3", "healthy_acquire_p50_ms", "", null, ASYNC, false);
+            rows.add(how + ": acquire p50, 2 of 5 SIGSTOPped", "ms", "W3", "stalled_acquire_p50_ms", "reported",
+                    (a, node) -> fmt(a / asyncHealthy) + "x healthy" + (node == null ? "" : ", " + fmt(a / node)
+                            + "x node-redlock"), ASYNC, false);
+            rows.add(how + ": failed pairs while stalled", "count", "W3", "stalled_failed_acquires", "", null, ASYNC, false);
+        }
 
         for (int n : new int[] {3, 5, 7, 9}) {
             rows.add("W4 acquire p50, N=" + n, "ms", "W4", "acquire_p50_ms_n" + n, "", null);

@@ -203,7 +203,7 @@ public final class SideBySide {
         }
         if (o.runs("W3")) {
             Map<String, Map<String, Double>> w3 = new LinkedHashMap<>();
-            for (String sys : selected(o, node, REDLOCK, NODE, REDISSON)) {
+            for (String sys : selected(o, node, REDLOCK, ASYNC, NODE, REDISSON)) {
                 step("W3 " + sys);
                 int n = sys.equals(REDISSON) ? o.integer("w3-redisson-iterations") : o.integer("w3-iterations");
                 try (LockSystem s = system(sys, five, timeout, false, node); LockClient c = s.newClient()) {
