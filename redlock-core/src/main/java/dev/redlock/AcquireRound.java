@@ -78,7 +78,8 @@ final class AcquireRound extends QuorumRound<HeldLease> {
             return succeed(deadline);
         }
         token = votes.maxGrantedFence() + 1;
-        List<Object> keys = List.of(ctx.lockKey(resource), ctx.fenceKey(resource), ctx.markerKey());
+        ResourceKeys.Keys k = ctx.keys(resource);
+        List<Object> keys = List.of(k.lock(), k.fence(), ctx.markerKey());
         Object[] writeFence = NodeClient.scriptCommand(LuaScript.WRITE_FENCE, keys, owner, Long.toString(token),
                 LuaScript.FENCE_RETENTION_ARG);
         return writeFence(deadline, LuaScript.WRITE_FENCE, writeFence, Long.toString(token));

@@ -253,10 +253,7 @@ final class RedlockContext {
 
     String lockKey(String resource) { return resourceKeys.of(resource).lock(); }
 
-    /** The resource's fence entry on every node (a string with a TTL, see {@link LuaScript}). */
-    String fenceKey(String resource) { return resourceKeys.of(resource).fence(); }
-
-    /** The resource's lock key, fence entry and wake-up channel at once. */
+    /** The resource's lock key, fence entry (a string with a TTL, see {@link LuaScript}) and wake-up channel. */
     ResourceKeys.Keys keys(String resource) { return resourceKeys.of(resource); }
 
     /** ACQUIRE's arguments for this TTL and quarantine (the last ones made are kept). */

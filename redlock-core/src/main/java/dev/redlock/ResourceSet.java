@@ -38,11 +38,12 @@ final class ResourceSet {
         both.add(ctx.markerKey());
         marked.add(ctx.markerKey());
         for (String r : resources) {
-            both.add(ctx.lockKey(r));
-            both.add(ctx.fenceKey(r));
-            marked.add(ctx.lockKey(r));
-            locks.add(ctx.lockKey(r));
-            wakeUps.add(ctx.releasedChannel(r));
+            ResourceKeys.Keys k = ctx.keys(r);
+            both.add(k.lock());
+            both.add(k.fence());
+            marked.add(k.lock());
+            locks.add(k.lock());
+            wakeUps.add(k.channel());
         }
         this.lockAndFenceKeys = List.copyOf(both);
         this.markerAndLockKeys = List.copyOf(marked);
