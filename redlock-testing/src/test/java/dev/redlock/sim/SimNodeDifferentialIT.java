@@ -31,6 +31,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SimNodeDifferentialIT {
     private static final int CASES = 120;
     private static final int STEPS = 30;
+    /** How far the probe's clock steps forward between two steps (far less than the generator's TTLs of 30 s+). */
+    private static final Duration PROBE_STEP = Duration.ofMillis(3);
 
     static Stream<Arguments> servers() {
         return Stream.of(
@@ -78,7 +80,8 @@ class SimNodeDifferentialIT {
         probe.identity(runId, replid);
         long realUs = timeUs(wire);
         model.clockOffset(Duration.ofNanos((realUs - model.clockMicros()) * 1000));
-        probe.clockOffset(Duration.ofNanos((realUs - probe.clockMicros()) * 1000 + Duration.ofHours(1).toNanos()));
+        long probeOffsetNs = (realUs - probe.clockMicros()) * 1000 + Duration.ofHours(1).toNanos();
+        probe.clockOffset(Duration.ofNanos(probeOffsetNs));
         probe.clockRate(3.0);
         Session modelSession = new Session();
         Session probeSession = new Session();
@@ -92,6 +95,12 @@ class SimNodeDifferentialIT {
             // ahead whenever two real steps fell in one millisecond, and a script comparing two readings diverged)
             time.runFor(Duration.ofNanos(Math.max(0, now - last)));
             last = now;
+            // and the probe's clock also steps PROBE_STEP forward between two steps: a rate alone lets an age of 0 or
+            // 1 ms (two readings a fraction of a millisecond apart) come out equal on both clocks, and the value was
+            // then taken for a time-independent one; with the step, any difference of two readings taken at
+            // different steps is at least 2 ms larger on the probe than on the model
+            probeOffsetNs += PROBE_STEP.toNanos();
+            probe.clockOffset(Duration.ofNanos(probeOffsetNs));
             if (cmd[0].equals(CommandGenerator.SLEEP)) {
                 dev.redlock.testkit.Sleep.millis(Long.parseLong(cmd[1]));
                 continue;
