@@ -39,18 +39,27 @@ final class AcquireRound extends QuorumRound<HeldLease> {
     @Override
     Object[] acquireCommand() {
         ResourceKeys.Keys k = ctx.keys(resource);
-        List<Object> keys = List.of(k.lock(), k.fence(), ctx.markerKey());
         ScriptArgs args = ctx.scriptArgs(ttl.toMillis(), ctx.knownQuarantineMs());
         guess = ctx.config().fencing() ? guess(ctx, ctx.tokenHints().get(resource)) : 0;
-        return NodeClient.scriptCommand(LuaScript.ACQUIRE, keys, owner, args.ttl(), args.quarantine(),
-                Long.toString(guess), ctx.guessCapArg(), LuaScript.FENCE_RETENTION_ARG, ctx.membership().field(),
-                args.window());
+        Object[] c = NodeClient.scriptCommand(LuaScript.ACQUIRE, 3, 8);
+        c[3] = k.lock();
+        c[4] = k.fence();
+        c[5] = ctx.markerKey();
+        c[6] = owner;
+        c[7] = args.ttl();
+        c[8] = args.quarantine();
+        c[9] = guess == 0 ? "0" : Long.toString(guess);
+        c[10] = ctx.guessCapArg();
+        c[11] = LuaScript.FENCE_RETENTION_ARG;
+        c[12] = ctx.membership().field();
+        c[13] = args.window();
+        return c;
     }
 
     @Override
     long sawFences(int node, long status, List<?> reply) {
-        long fence = ((Number) reply.get(1)).longValue();
-        wroteGuess[node] = ((Number) reply.get(5)).longValue() == 1;
+        long fence = AcquireReply.longAt(reply, 1);
+        wroteGuess[node] = AcquireReply.longAt(reply, 5) == 1;
         // a quarantined node's fence is its memory floor, not a token anybody holds: no hint from it
         if (ctx.config().fencing() && (status == 0 || status == 1)) ctx.tokenHints().saw(resource, fence);
         return fence;

@@ -122,7 +122,7 @@ abstract class LeaseCore {
     final void extendNow(Duration ttl) {
         Duration newTtl = ctx.checkTtl(ttl);
         if (state.get() == State.RELEASED) throw new IllegalStateException("lease on '" + label() + "' was released");
-        ctx.checkMayBlock(kind() + ".extend()", "a thread of your own");
+        if (ctx.onIoLoop()) ctx.checkMayBlock(kind() + ".extend()", "a thread of your own");
         checkValid();
         boolean ok;
         try {
@@ -358,7 +358,7 @@ abstract class LeaseCore {
     }
 
     public final void release() {
-        ctx.checkMayBlock(kind() + ".release()", kind() + ".releaseAsync()");
+        if (ctx.onIoLoop()) ctx.checkMayBlock(kind() + ".release()", kind() + ".releaseAsync()");
         CompletableFuture<Void> done = releaseAsync();
         try {
             done.get(ctx.config().nodeTimeout().toMillis() * 2 + 1000, TimeUnit.MILLISECONDS);
@@ -397,7 +397,7 @@ abstract class LeaseCore {
     }
 
     public final void close() {
-        ctx.checkMayBlock(kind() + ".close()", kind() + ".releaseAsync()");
+        if (ctx.onIoLoop()) ctx.checkMayBlock(kind() + ".close()", kind() + ".releaseAsync()");
         release();
     }
 

@@ -2,6 +2,7 @@ package dev.redlock;
 
 import dev.redlock.internal.Scripts;
 import dev.redlock.internal.resp.ConnectionCheck;
+import dev.redlock.internal.resp.FlatArrayReader;
 import dev.redlock.internal.resp.HandshakeConnection;
 import dev.redlock.internal.resp.RedisErrorException;
 import dev.redlock.internal.resp.RespClient;
@@ -136,13 +137,22 @@ final class NodeClient {
 
     /** {@code EVALSHA sha numkeys keys... args...}. */
     static Object[] scriptCommand(LuaScript lua, List<Object> keys, Object... args) {
-        Object[] a = new Object[3 + keys.size() + args.length];
-        a[0] = "EVALSHA";
-        a[1] = lua.sha();
-        a[2] = keys.size() < NUMKEYS.length ? NUMKEYS[keys.size()] : Integer.toString(keys.size());
+        Object[] a = scriptCommand(lua, keys.size(), args.length);
         int i = 3;
         for (Object k : keys) a[i++] = k;
         for (Object v : args) a[i++] = v;
+        return a;
+    }
+
+    /**
+     * {@code EVALSHA sha numkeys} in a command array sized for {@code keys} keys and {@code args} arguments, which
+     * the caller writes from index 3 (the hot paths' one allocation per command, no key list or argument array).
+     */
+    static Object[] scriptCommand(LuaScript lua, int keys, int args) {
+        Object[] a = new Object[3 + keys + args];
+        a[0] = "EVALSHA";
+        a[1] = lua.sha();
+        a[2] = keys < NUMKEYS.length ? NUMKEYS[keys] : Integer.toString(keys);
         return a;
     }
 
@@ -165,6 +175,11 @@ final class NodeClient {
             super(evalSha);
             this.client = client;
             this.lua = lua;
+        }
+
+        @Override
+        protected FlatArrayReader flatArrayReader() {
+            return lua == LuaScript.ACQUIRE ? AcquireReply.READER : null;
         }
 
         @Override

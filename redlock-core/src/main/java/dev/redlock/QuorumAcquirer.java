@@ -29,32 +29,63 @@ final class QuorumAcquirer {
         CompletableFuture<L> result;
         if (ctx.listeners().any()) {
             // what onAcquire reports travels with the future; without a listener, nothing more than before
-            Acquisition<L> a = new Acquisition<>(label, mode, ctx.ticker().nanoTime());
+            Acquisition<L> a = new Acquisition<>(ctx, label, mode, ctx.ticker().nanoTime());
             a.step = ctx.listeners().onAcquireStart(label, mode);
-            a.whenComplete((l, e) -> {
-                ctx.pending().remove(a);
-                report(a, e);
-            });
+            a.whenComplete((l, e) -> report(a, e));
             result = a;
         } else {
-            CompletableFuture<L> plain = new CompletableFuture<>();
-            plain.whenComplete((l, e) -> ctx.pending().remove(plain));
-            result = plain;
+            result = new Pending<>(ctx);
         }
         ctx.pending().put(result, label);
         round(first, 1, maxRounds, result);
         return result;
     }
 
+    /**
+     * The future an acquisition's caller gets: it leaves {@link RedlockContext#pending()} as it completes, by a
+     * round, {@code cancel}, {@code close()} or the caller's {@code complete}/{@code orTimeout} (no dependent future
+     * per acquisition). One that {@code obtrudeValue} or {@code completeAsync} completed leaves when its rounds
+     * next find it done.
+     */
+    private static class Pending<L> extends CompletableFuture<L> {
+        private final RedlockContext ctx;
+
+        Pending(RedlockContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public boolean complete(L value) {
+            boolean first = super.complete(value);
+            ctx.pending().remove(this);
+            return first;
+        }
+
+        @Override
+        public boolean completeExceptionally(Throwable ex) {
+            boolean first = super.completeExceptionally(ex);
+            ctx.pending().remove(this);
+            return first;
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean first = super.cancel(mayInterruptIfRunning);
+            ctx.pending().remove(this);
+            return first;
+        }
+    }
+
     /** One acquisition: the future its caller gets, with what {@link RedlockListener#onAcquire} reports. */
-    private static final class Acquisition<L> extends CompletableFuture<L> {
+    private static final class Acquisition<L> extends Pending<L> {
         final String resource;
         final RedlockListener.AcquireMode mode;
         final long startNanos;
         volatile int rounds;
         volatile RedlockListener.Step step;     // what a tracing listener asked to be told the end of, or null
 
-        Acquisition(String resource, RedlockListener.AcquireMode mode, long startNanos) {
+        Acquisition(RedlockContext ctx, String resource, RedlockListener.AcquireMode mode, long startNanos) {
+            super(ctx);
             this.resource = resource;
             this.mode = mode;
             this.startNanos = startNanos;
@@ -73,7 +104,10 @@ final class QuorumAcquirer {
     }
 
     private <L extends LeaseCore> void round(QuorumRound<L> round, int n, int maxRounds, CompletableFuture<L> result) {
-        if (result.isDone()) return;
+        if (result.isDone()) {
+            ctx.pending().remove(result);
+            return;
+        }
         if (result instanceof Acquisition<?> a) a.rounds = n;
         CompletableFuture<L> attempt;
         try {
@@ -120,6 +154,7 @@ final class QuorumAcquirer {
             }
             ctx.releases().await(round.waitResource(), round.heldOnNode(), wait, () -> {
                 if (!result.isDone()) round(round.next(), n + 1, maxRounds, result);
+                else ctx.pending().remove(result);
             });
         } else {
             round.outcomes().whenComplete((outcomes, e2) -> result.completeExceptionally(round.unavailable(n, outcomes)));

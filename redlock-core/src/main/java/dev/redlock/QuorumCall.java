@@ -22,10 +22,16 @@ import io.netty.channel.EventLoop;
  */
 final class QuorumCall implements RespCommand.Listener {
 
-    /** Told about grants that the decision did not count. Called on an I/O thread; must not block. */
+    /**
+     * Told about grants that the decision did not count, and about nodes whose vote was an error or a timeout.
+     * Called on an I/O thread (or the timer's); must not block.
+     */
     @FunctionalInterface
     interface LateGrants {
         void granted(int node);
+
+        /** {@code node}'s vote was an error or a timeout (once per node and call). */
+        default void failed(int node) {}
 
         LateGrants IGNORE = node -> { };
     }
@@ -39,8 +45,7 @@ final class QuorumCall implements RespCommand.Listener {
     private final RedlockContext ctx;
     private final RedlockListener.Operation operation;
     private final int[] targets;
-    private final QuorumRule.Tally votesTally;      // grants against the rule: the decision
-    private final QuorumRule.Tally answersTally;    // answers (not timeouts) against the capped rule
+    private final QuorumRule.Tally tally;           // grants against the rule (the decision), answers (not timeouts)
     private final long startNanos;
     private final LateGrants lateGrants;
     private final String timeoutReason;             // what the call's timer says of a node that has not answered
@@ -62,8 +67,7 @@ final class QuorumCall implements RespCommand.Listener {
         this.ctx = ctx;
         this.operation = operation;
         this.targets = targets;
-        this.votesTally = ctx.quorum().tally(targets, everyAnswer);
-        this.answersTally = ctx.quorum().tally(targets, true);
+        this.tally = ctx.quorum().tally(targets, everyAnswer);
         this.startNanos = startNanos;
         this.lateGrants = lateGrants;
         this.timeoutReason = timeoutReason;
@@ -99,9 +103,9 @@ final class QuorumCall implements RespCommand.Listener {
                             Function<NodeClient, CompletableFuture<Object>> send, Classifier classifier,
                             LateGrants lateGrants) {
         QuorumCall call = new QuorumCall(ctx, operation, targets, everyAnswer, startNanos, lateGrants, timeoutReason);
-        if (call.votesTally.impossible() || targets.length == 0) {
+        if (call.tally.impossible() || targets.length == 0) {
             call.decided = true;
-            call.decision.complete(targets.length == 0 && call.votesTally.reached());
+            call.decision.complete(targets.length == 0 && call.tally.reached());
         }
         if (targets.length == 0) {
             call.quorumAnswered.complete(null);
@@ -164,7 +168,10 @@ final class QuorumCall implements RespCommand.Listener {
         }
         vote(slot, v);
         CompletableFuture<Void> all = allReplied;
-        if (all != null && repliesLeft.decrementAndGet() == 0) all.complete(null);
+        if (all != null && repliesLeft.decrementAndGet() == 0) {
+            all.complete(null);
+            ctx.untrack(all);
+        }
     }
 
     /** The call's timer: every node that has not answered by now timed out. */
@@ -196,19 +203,19 @@ final class QuorumCall implements RespCommand.Listener {
                 answered++;
                 allIn = answered == targets.length;
                 if (allIn && timer != null) timer.cancel(false);
-                if (v.kind() != NodeOutcome.Kind.TIMEOUT && !answersTally.reached()) {
-                    answersTally.count(v.node(), true);
-                    enoughAnswers = answersTally.reached();
+                if (v.kind() != NodeOutcome.Kind.TIMEOUT && !tally.answersReached()) {
+                    tally.countAnswer(v.node());
+                    enoughAnswers = tally.answersReached();
                 }
                 if (decided) {
                     late = v.isGranted();
                 } else {
-                    votesTally.count(v.node(), v.isGranted());
-                    if (votesTally.reached()) {
+                    tally.count(v.node(), v.isGranted());
+                    if (tally.reached()) {
                         decided = true;
                         completeDecision = true;
                         decisionValue = true;
-                    } else if (votesTally.impossible()) {
+                    } else if (tally.impossible()) {
                         decided = true;
                         completeDecision = true;
                     }
@@ -220,8 +227,14 @@ final class QuorumCall implements RespCommand.Listener {
         }
         if (completeDecision) decision.complete(decisionValue);
         if (enoughAnswers || allIn) quorumAnswered.complete(null);
+        if (counted && (v.kind() == NodeOutcome.Kind.ERROR || v.kind() == NodeOutcome.Kind.TIMEOUT)) {
+            lateGrants.failed(v.node());
+        }
         if (late) lateGrants.granted(v.node());
-        if (allIn) this.allIn.complete(null);
+        if (allIn) {
+            this.allIn.complete(null);
+            ctx.untrack(this.allIn);    // tracked by a release (RedlockContext.releaseCall)
+        }
     }
 
     /** True once a quorum granted; false once a quorum became impossible. */

@@ -103,13 +103,6 @@ abstract class QuorumRound<L extends LeaseCore> implements QuorumCall.LateGrants
                     this::classify,
                     this);
         }
-        // a node that failed (error, timeout) may come back restarted or replaced: check it before its next vote
-        QuorumCall call = votes;
-        call.allAnswered().thenRun(() -> {
-            for (NodeVote v : call.snapshot()) {
-                if (v.kind() == NodeOutcome.Kind.ERROR || v.kind() == NodeOutcome.Kind.TIMEOUT) ctx.preflight().failed(v.node());
-            }
-        });
         return votes.decision().thenCompose(quorum -> {
             String conflicted = conflictReason();
             if (conflicted != null) return fail(conflicted);
@@ -200,12 +193,12 @@ abstract class QuorumRound<L extends LeaseCore> implements QuorumCall.LateGrants
 
     private NodeVote classify(int node, Object reply, long elapsed) {
         List<?> r = (List<?>) reply;
-        long status = ((Number) r.get(0)).longValue();
-        long age = ((Number) r.get(2)).longValue();
-        long quarantine = ((Number) r.get(3)).longValue();
+        long status = AcquireReply.longAt(r, 0);
+        long age = AcquireReply.longAt(r, 2);
+        long quarantine = AcquireReply.longAt(r, 3);
         ctx.sawQuarantine(quarantine);
         ctx.preflight().sawAge(node, age);
-        ctx.clockWatch().saw(node, ((Number) r.get(6)).longValue(), ctx.wallMicros(), elapsed);
+        ctx.clockWatch().saw(node, AcquireReply.longAt(r, 6), ctx.wallMicros(), elapsed);
         boolean lateConflict = false;
         long fence;
         L succeeded;
@@ -340,6 +333,12 @@ abstract class QuorumRound<L extends LeaseCore> implements QuorumCall.LateGrants
             if (v == null || v.kind() != NodeOutcome.Kind.REFUSED) out[n++] = ctx.allNodes()[slot];
         }
         return Arrays.copyOf(out, n);
+    }
+
+    /** A node that failed (error, timeout) may come back restarted or replaced: check it before its next vote. */
+    @Override
+    public final void failed(int node) {
+        ctx.preflight().failed(node);
     }
 
     /** A grant that arrived after the decision: release it unless it belongs to a lease still held. */

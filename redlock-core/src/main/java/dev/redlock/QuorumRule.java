@@ -61,27 +61,31 @@ final class QuorumRule {
     }
 
     /**
-     * A counter over one call's targets (a subset of the nodes). {@code quorumCap} true lowers each group's quorum
-     * to the number of its nodes among the targets (a release sent to fewer nodes than a quorum: every answer
-     * counts). Not thread-safe: its {@link QuorumCall} guards it.
+     * A counter over one call's targets (a subset of the nodes), of two things: grants against the rule (the call's
+     * decision) and answers against the capped rule (enough nodes answered). {@code quorumCap} true lowers each
+     * group's quorum of grants to the number of its nodes among the targets (a release sent to fewer nodes than a
+     * quorum: every answer counts); answers always count against the capped rule. Not thread-safe: its
+     * {@link QuorumCall} guards it.
      */
     Tally tally(int[] targets, boolean quorumCap) {
         return new Tally(targets, quorumCap);
     }
 
     /**
-     * Grant and non-grant counts per group for one call; see {@link #tally}. One array holds, per group, the grants it
-     * needs, the non-grants it can take before its quorum is impossible (spare), and the grants and others counted
-     * (one allocation per call, not four).
+     * Grant, non-grant and answer counts per group for one call; see {@link #tally}. One array holds, per group, the
+     * grants it needs, the non-grants it can take before its quorum is impossible (spare), the grants and others
+     * counted, the answers it needs and the answers counted (one allocation per call).
      */
     final class Tally {
         private static final int NEED = 0;
         private static final int SPARE = 1;
         private static final int GRANTED = 2;
         private static final int OTHER = 3;
-        private static final int FIELDS = 4;
+        private static final int ANSWERS_NEEDED = 4;
+        private static final int ANSWERS = 5;
+        private static final int FIELDS = 6;
 
-        private final int[] counts;     // group g's fields at g * FIELDS + NEED, SPARE, GRANTED, OTHER
+        private final int[] counts;     // group g's fields at g * FIELDS + NEED, SPARE, GRANTED, OTHER, ...
 
         private Tally(int[] targets, boolean quorumCap) {
             int groups = members.length;
@@ -92,21 +96,37 @@ final class QuorumRule {
                 int need = quorumCap ? Math.min(quorums[g], size) : quorums[g];
                 counts[g * FIELDS + NEED] = need;
                 counts[g * FIELDS + SPARE] = size - need;
+                counts[g * FIELDS + ANSWERS_NEEDED] = Math.min(quorums[g], size);
             }
         }
 
         /** Counts a grant (true) or any other outcome (false) of {@code node}. */
         void count(int node, boolean grant) {
+            add(node, grant ? GRANTED : OTHER);
+        }
+
+        /** Counts an answer of {@code node} (anything but a timeout), once per node. */
+        void countAnswer(int node) {
+            add(node, ANSWERS);
+        }
+
+        private void add(int node, int field) {
             int mask = groupsOf[node];
             for (int g = 0; mask != 0; g++, mask >>>= 1) {
                 if ((mask & 1) == 0) continue;
-                counts[g * FIELDS + (grant ? GRANTED : OTHER)]++;
+                counts[g * FIELDS + field]++;
             }
         }
 
         /** Every group has its quorum of grants. */
         boolean reached() {
             for (int g = 0; g < counts.length; g += FIELDS) if (counts[g + GRANTED] < counts[g + NEED]) return false;
+            return true;
+        }
+
+        /** Every group has its capped quorum of answers. */
+        boolean answersReached() {
+            for (int g = 0; g < counts.length; g += FIELDS) if (counts[g + ANSWERS] < counts[g + ANSWERS_NEEDED]) return false;
             return true;
         }
 

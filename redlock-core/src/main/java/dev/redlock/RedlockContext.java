@@ -132,13 +132,21 @@ final class RedlockContext {
     ClockWatch clockWatch() { return clockWatch; }
 
     /**
+     * True on the library's I/O thread, where blocking calls are refused ({@link #checkMayBlock}); a hot caller whose
+     * method names are built tests this first, so the names are built only when refused.
+     */
+    boolean onIoLoop() {
+        return ioLoop != null && ioLoop.inEventLoop();
+    }
+
+    /**
      * Throws when a blocking method is called on the library's own I/O thread, where futures of the async API
      * complete: it would wait for the very thread it blocks.
      *
      * @throws IllegalStateException naming {@code method} and the non-blocking {@code alternative}
      */
     void checkMayBlock(String method, String alternative) {
-        if (ioLoop != null && ioLoop.inEventLoop()) {
+        if (onIoLoop()) {
             throw new IllegalStateException(method + " blocks, and was called on the library's I/O thread ("
                     + Thread.currentThread().getName() + "), where the futures of the async API complete: it would "
                     + "wait for that very thread. Use " + alternative + " there, or move the work to another executor "
@@ -215,12 +223,18 @@ final class RedlockContext {
     /**
      * Work {@code Redlock.close()} waits for beside the rounds: a node's answer to an acquire still to come (a late
      * grant is released when it arrives) and every release in flight. Without it, close could shut a node's
-     * connection between a late grant and its release, and leave the key until its TTL.
+     * connection between a late grant and its release, and leave the key until its TTL. Whatever completes
+     * {@code work} calls {@link #untrack} right after (a quorum call's futures: no dependent future per call); the
+     * order of the two does not matter.
      */
     void track(CompletableFuture<?> work) {
-        if (work.isDone()) return;
         cleanups.add(work);
-        work.whenComplete((x, e) -> cleanups.remove(work));
+        if (work.isDone()) cleanups.remove(work);   // completed (and untracked) before it was added
+    }
+
+    /** {@code work}, tracked or not, has completed: close() no longer waits for it. */
+    void untrack(CompletableFuture<?> work) {
+        cleanups.remove(work);
     }
 
     /** The tracked work not finished yet (see {@link #track}). */
@@ -318,8 +332,11 @@ final class RedlockContext {
     /** As {@link #release(String, String, int[])}; {@code wakeWaiters=false} publishes no release message. */
     QuorumCall release(String resource, String owner, int[] targets, boolean wakeWaiters) {
         ResourceKeys.Keys k = resourceKeys.of(resource);
-        Object[] release = NodeClient.scriptCommand(LuaScript.RELEASE, List.of(k.lock()), owner, k.channel(),
-                wakeWaiters ? "1" : "0");
+        Object[] release = NodeClient.scriptCommand(LuaScript.RELEASE, 1, 3);
+        release[3] = k.lock();
+        release[4] = owner;
+        release[5] = k.channel();
+        release[6] = wakeWaiters ? "1" : "0";
         return releaseCall(LuaScript.RELEASE, release, targets);
     }
 

@@ -60,4 +60,23 @@ class QuorumRuleTest {
         assertTrue(t.reached(), "a release sent to one node: its answer is enough");
         assertTrue(r.tally(new int[] {1, 2}, false).impossible(), "uncapped: 2 targets can never make 3");
     }
+
+    @Test
+    void answersCountAgainstTheCappedRuleWhateverTheGrants() {
+        QuorumRule r = QuorumRule.joint(7, 5, 3, new int[] {3, 4, 5, 6}, 3);
+        QuorumRule.Tally t = r.tally(new int[] {0, 1, 2, 3, 4, 5, 6}, false);
+        for (int n : new int[] {0, 1, 2}) t.countAnswer(n);
+        assertFalse(t.answersReached(), "3 answers of the new list, 0 of the previous one's 3");
+        assertFalse(t.reached(), "answers are not grants");
+        for (int n : new int[] {5, 6}) t.countAnswer(n);
+        assertFalse(t.answersReached(), "2 of the previous list's 3");
+        t.countAnswer(4);
+        assertTrue(t.answersReached());
+        QuorumRule.Tally small = QuorumRule.of(5, 3).tally(new int[] {2, 4}, false);
+        small.countAnswer(2);
+        assertFalse(small.answersReached());
+        small.countAnswer(4);
+        assertTrue(small.answersReached(), "two targets: both answers are enough, though 3 grants never can be");
+        assertTrue(small.impossible());
+    }
 }

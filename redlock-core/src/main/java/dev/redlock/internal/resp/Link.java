@@ -144,7 +144,7 @@ final class Link {
                     @Override
                     protected void initChannel(Channel ch) {
                         if (ssl != null) ch.pipeline().addLast(sslHandler(ch));
-                        ch.pipeline().addLast(new RespDecoder(), handler);
+                        ch.pipeline().addLast(new RespDecoder(handler), handler);
                     }
                 });
         ChannelFuture connected;

@@ -119,6 +119,14 @@ final class RespChannel extends ChannelDuplexHandler implements HandshakeConnect
         ctx.write(buf, ctx.voidPromise());
     }
 
+    /**
+     * The command the next reply answers (the decoder's hint for a typed reply, see {@link FlatArrayReader}), or
+     * null: none outstanding, or a subscriber connection (where a push may come first). Loop only.
+     */
+    RespCommand awaitingReply() {
+        return pushes == null ? pending.peek() : null;
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         lastProgressNanos = System.nanoTime();

@@ -85,6 +85,14 @@ public class RespCommand extends CompletableFuture<Object> {
         l.done(t, reply, error);
     }
 
+    /**
+     * How this command's reply is built when it is a flat array (see {@link FlatArrayReader}); null (the default)
+     * for the generic reply. Called on the event loop when the reply starts to arrive.
+     */
+    protected FlatArrayReader flatArrayReader() {
+        return null;
+    }
+
     /** An error reply arrived for this command; by default the command fails with it. Runs on the event loop. */
     protected void error(RedisErrorException e) {
         completeExceptionally(e);

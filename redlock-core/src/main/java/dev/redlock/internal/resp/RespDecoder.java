@@ -7,42 +7,119 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.util.ByteProcessor;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * RESP2 replies straight to the reply types of {@link RespClient#command(Object...)}: {@code Long} for integers,
  * {@code String} for simple and bulk strings, {@code List<Object>} for arrays, {@link #NIL} for nil, a
- * {@link RedisErrorException} for an error (as a value; the handler fails the command with it). A reply that has not
- * fully arrived is parsed again from its start once more bytes came (replies here are small).
+ * {@link RedisErrorException} for an error (as a value; the handler fails the command with it). A command with a
+ * {@link FlatArrayReader} gets a flat array reply built by that reader instead (no list, no boxed numbers). A reply
+ * that has not fully arrived is parsed again from its start once more bytes came (replies here are small). One reply
+ * per {@link #decode} call, so the connection has taken the previous reply's command off its queue when the next
+ * reply's command is looked up.
  */
 final class RespDecoder extends ByteToMessageDecoder {
     /** A nil reply (Netty cannot pass null along the pipeline). */
     static final Object NIL = new Object();
     private static final Object INCOMPLETE = new Object();
+    private static final Object NOT_FLAT = new Object();
     private static final int MAX_PREALLOCATED = 1024;
+    /** The longest array a {@link FlatArrayReader} is given (longer ones get the generic reply). */
+    static final int MAX_FLAT = 16;
+
+    private final RespChannel channel;          // null: the generic reply for every command
+    private final long[] ints = new long[MAX_FLAT];
+    private final String[] strings = new String[MAX_FLAT];
+
+    RespDecoder(RespChannel channel) {
+        this.channel = channel;
+    }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        while (in.isReadable()) {
-            int start = in.readerIndex();
-            Object reply = parse(in);
-            if (reply == INCOMPLETE) {
-                in.readerIndex(start);
-                return;
-            }
-            out.add(reply);
+        RespCommand next = channel == null ? null : channel.awaitingReply();
+        FlatArrayReader reader = next == null ? null : next.flatArrayReader();
+        int start = in.readerIndex();
+        Object reply = reader == null ? parse(in) : parse(in, reader);
+        if (reply == INCOMPLETE) {
+            in.readerIndex(start);
+            return;
         }
+        out.add(reply);
+    }
+
+    /** One reply from the reader index, a flat array built by {@code reader}; or INCOMPLETE. */
+    Object parse(ByteBuf in, FlatArrayReader reader) {
+        int start = in.readerIndex();
+        if (in.isReadable() && in.getByte(start) == '*') {
+            Object flat = flat(in, reader);
+            if (flat != NOT_FLAT) return flat;
+            in.readerIndex(start);
+        }
+        return parse(in);
+    }
+
+    /** A flat array from the reader index (at its '*'), INCOMPLETE, or NOT_FLAT (the reader index is then meaningless). */
+    private Object flat(ByteBuf in, FlatArrayReader reader) {
+        in.skipBytes(1);
+        int lf = lineEnd(in);
+        if (lf < 0) return INCOMPLETE;
+        long n = parseLong(in, in.readerIndex(), lf - 1);
+        in.readerIndex(lf + 1);
+        if (n < 0 || n > MAX_FLAT) return NOT_FLAT;
+        int size = (int) n;
+        try {
+            for (int i = 0; i < size; i++) {
+                if (!in.isReadable()) return INCOMPLETE;
+                byte type = in.readByte();
+                if (type != ':' && type != '$' && type != '+') return NOT_FLAT;
+                int end = lineEnd(in);
+                if (end < 0) return INCOMPLETE;
+                int lineStart = in.readerIndex();
+                in.readerIndex(end + 1);
+                if (type == '+') {
+                    strings[i] = in.toString(lineStart, end - 1 - lineStart, StandardCharsets.UTF_8);
+                    continue;
+                }
+                long v = parseLong(in, lineStart, end - 1);
+                if (type == ':') {
+                    ints[i] = v;
+                    strings[i] = null;
+                    continue;
+                }
+                if (v < 0) return NOT_FLAT;
+                if (v > Integer.MAX_VALUE - 2) throw new DecoderException("RESP bulk string too long: " + v);
+                if (in.readableBytes() < v + 2) return INCOMPLETE;
+                strings[i] = v == 0 ? "" : in.toString(in.readerIndex(), (int) v, StandardCharsets.UTF_8);
+                in.skipBytes((int) v + 2);
+            }
+            Object built = reader.build(size, ints, strings);
+            if (built != null) return built;
+            List<Object> list = new ArrayList<>(size);
+            for (int i = 0; i < size; i++) list.add(strings[i] != null ? strings[i] : (Object) ints[i]);
+            return list;
+        } finally {
+            Arrays.fill(strings, 0, size, null);
+        }
+    }
+
+    /** The index of the LF ending the line at the reader index, checked to follow a CR; -1 when not all here. */
+    private static int lineEnd(ByteBuf in) {
+        int lf = in.forEachByte(ByteProcessor.FIND_LF);
+        if (lf < 0) return -1;
+        if (lf - 1 < in.readerIndex() || in.getByte(lf - 1) != '\r') throw new DecoderException("RESP line without CRLF");
+        return lf;
     }
 
     /** One reply from the reader index, or INCOMPLETE (the reader index is then meaningless). */
     static Object parse(ByteBuf in) {
         if (!in.isReadable()) return INCOMPLETE;
         byte type = in.readByte();
-        int lf = in.forEachByte(ByteProcessor.FIND_LF);
+        int lf = lineEnd(in);
         if (lf < 0) return INCOMPLETE;
         int lineStart = in.readerIndex();
         int lineEnd = lf - 1;                       // index of '\r'
-        if (lineEnd < lineStart || in.getByte(lineEnd) != '\r') throw new DecoderException("RESP line without CRLF");
         switch (type) {
             case '+' -> {
                 String s = in.toString(lineStart, lineEnd - lineStart, StandardCharsets.UTF_8);

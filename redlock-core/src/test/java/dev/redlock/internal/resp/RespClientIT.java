@@ -244,6 +244,34 @@ class RespClientIT {
     }
 
     @Test
+    void pipelinedRepliesReachTheirOwnCommandsReader() throws Exception {
+        // commands with and without a reader, written back to back from this thread (one read brings many replies):
+        // each reply is built as its own command asks
+        FlatArrayReader sum = (n, ints, strings) -> {
+            long total = 0;
+            for (int i = 0; i < n; i++) if (strings[i] == null) total += ints[i];
+            return "sum " + total;
+        };
+        try (RespClient c = connected(endpoint().build())) {
+            List<CompletableFuture<Object>> replies = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                Object[] args = {"EVAL", "return {ARGV[1], 2, 'x'}", "0", Integer.toString(i)};
+                replies.add(i % 3 == 0 ? c.command(args) : c.send(new RespCommand(args) {
+                    @Override
+                    protected FlatArrayReader flatArrayReader() {
+                        return sum;
+                    }
+                }));
+            }
+            for (int i = 0; i < 200; i++) {
+                // a Lua string stays a string: {ARGV[1], 2, 'x'} is {"i", 2, "x"}
+                Object expected = i % 3 == 0 ? List.of(Integer.toString(i), 2L, "x") : "sum 2";
+                assertEquals(expected, get(replies.get(i)), "reply " + i);
+            }
+        }
+    }
+
+    @Test
     void theDecoderWaitsForRepliesSplitAcrossReads() {
         ByteBuf whole = Unpooled.copiedBuffer("*2\r\n$3\r\nabc\r\n:-12\r\n",
                 StandardCharsets.UTF_8);
