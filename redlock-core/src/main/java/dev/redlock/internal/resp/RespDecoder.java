@@ -72,27 +72,22 @@ final class RespDecoder extends ByteToMessageDecoder {
         try {
             for (int i = 0; i < size; i++) {
                 if (!in.isReadable()) return INCOMPLETE;
-                byte type = in.readByte();
-                if (type != ':' && type != '$' && type != '+') return NOT_FLAT;
-                int end = lineEnd(in);
-                if (end < 0) return INCOMPLETE;
-                int lineStart = in.readerIndex();
-                in.readerIndex(end + 1);
-                if (type == '+') {
-                    strings[i] = in.toString(lineStart, end - 1 - lineStart, StandardCharsets.UTF_8);
-                    continue;
-                }
-                long v = parseLong(in, lineStart, end - 1);
-                if (type == ':') {
-                    ints[i] = v;
+                byte type = in.getByte(in.readerIndex());
+                if (type == ':') {                  // the one element parsed here: its number kept unboxed
+                    in.skipBytes(1);
+                    int end = lineEnd(in);
+                    if (end < 0) return INCOMPLETE;
+                    ints[i] = parseLong(in, in.readerIndex(), end - 1);
+                    in.readerIndex(end + 1);
                     strings[i] = null;
-                    continue;
+                } else if (type == '$' || type == '+') {
+                    Object e = parse(in);
+                    if (e == INCOMPLETE) return INCOMPLETE;
+                    if (!(e instanceof String text)) return NOT_FLAT;   // a nil bulk string
+                    strings[i] = text;
+                } else {
+                    return NOT_FLAT;
                 }
-                if (v < 0) return NOT_FLAT;
-                if (v > Integer.MAX_VALUE - 2) throw new DecoderException("RESP bulk string too long: " + v);
-                if (in.readableBytes() < v + 2) return INCOMPLETE;
-                strings[i] = v == 0 ? "" : in.toString(in.readerIndex(), (int) v, StandardCharsets.UTF_8);
-                in.skipBytes((int) v + 2);
             }
             Object built = reader.build(size, ints, strings);
             if (built != null) return built;
